@@ -1,0 +1,35 @@
+// Where the model's bytes come from: a read-only file (the real thing, which FUSE can splice
+// from) or a memory buffer (tests and the fuzzer). Nothing here ever writes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <ctime>
+
+namespace gguf {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // The size seen when the source was opened; the model's layout is checked against it.
+  virtual uint64_t size() const = 0;
+  // Reads up to len bytes at offset; returns the count read (short at the end of the data).
+  // Throws FormatError(io) on a read error.
+  virtual size_t read_at(uint64_t offset, void* dst, size_t len) const = 0;
+  // The file descriptor for zero-copy replies, or -1 for memory sources.
+  virtual int fd() const { return -1; }
+  // The name used in messages (the path as the user gave it).
+  virtual const std::string& name() const = 0;
+  // The modification time of the file (seconds, nanoseconds), 0 for memory.
+  virtual struct timespec mtime() const { return {}; }
+};
+
+// Opens path read-only (O_RDONLY | O_CLOEXEC). Throws FormatError(io) naming the file.
+std::shared_ptr<ByteSource> open_file(const std::string& path);
+// A source over a copy of bytes, named name.
+std::shared_ptr<ByteSource> memory_source(std::string bytes, std::string name = "<memory>");
+
+}  // namespace gguf
