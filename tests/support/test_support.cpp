@@ -1,0 +1,73 @@
+#include "tests/support/test_support.hpp"
+
+#include <stdlib.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace test_support {
+
+std::filesystem::path shared_dir() { return GGUFFS_SHARED_DIR; }
+std::filesystem::path fixture(const std::string& relative) {
+  return shared_dir() / "fixtures" / relative;
+}
+std::filesystem::path reference(const std::string& relative) {
+  return shared_dir() / "reference" / relative;
+}
+std::filesystem::path gguffs_binary() { return GGUFFS_BINARY; }
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void write_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "gguffs-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<ManifestRow> alltypes_manifest() {
+  std::istringstream in(read_file(fixture("alltypes/manifest.tsv")));
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<ManifestRow> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, '\t')) f.push_back(field);
+    if (f.size() != 8) throw std::runtime_error("bad manifest line: " + line);
+    ManifestRow r;
+    r.index = std::stoi(f[0]);
+    r.name = f[1];
+    r.type_name = f[2];
+    r.type_id = static_cast<uint32_t>(std::stoul(f[3]));
+    std::istringstream dims(f[4]);
+    uint64_t d;
+    while (dims >> d) r.dims.push_back(d);
+    r.elements = std::stoull(f[5]);
+    r.bytes = std::stoull(f[6]);
+    r.ref_file = f[7];
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+}  // namespace test_support

@@ -1,0 +1,48 @@
+// Small helpers shared by the tests: where the fixtures are, reading files, temporary folders.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace test_support {
+
+// ../shared of the source tree (fixtures and reference data; read-only).
+std::filesystem::path shared_dir();
+std::filesystem::path fixture(const std::string& relative);  // shared_dir()/fixtures/relative
+std::filesystem::path reference(const std::string& relative);  // shared_dir()/reference/relative
+// build/gguffs, the program under test.
+std::filesystem::path gguffs_binary();
+
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& bytes);
+
+// A fresh empty folder under $TMPDIR, removed (recursively) when the object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// One row of fixtures/alltypes/manifest.tsv.
+struct ManifestRow {
+  int index;
+  std::string name;
+  std::string type_name;  // ggml's lowercase name, e.g. "q4_K"
+  uint32_t type_id;
+  std::vector<uint64_t> dims;  // GGUF order
+  uint64_t elements;
+  uint64_t bytes;
+  std::string ref_file;  // relative to fixtures/alltypes
+};
+std::vector<ManifestRow> alltypes_manifest();
+
+}  // namespace test_support
