@@ -5,7 +5,8 @@
 namespace gguf {
 
 namespace {
-std::string render(const std::string& file, std::optional<uint64_t> offset, const std::string& msg) {
+std::string render(const std::string& file, std::optional<uint64_t> offset,
+                   const std::string& msg) {
   if (offset) return fmt::format("{}: byte {}: {}", file, *offset, msg);
   return fmt::format("{}: {}", file, msg);
 }

@@ -25,10 +25,10 @@ struct TensorInfo {
   uint32_t n_dims = 0;
   std::array<uint64_t, 4> ne{1, 1, 1, 1};  // GGUF order: ne[0] is the innermost (row length)
   uint32_t type_id = 0;
-  uint64_t offset = 0;       // from the start of the data section, as stored
-  uint64_t file_offset = 0;  // data_offset + offset
-  uint64_t elements = 0;     // product of ne (checked)
-  uint64_t bytes = 0;        // byte size; for an unknown type, the gap to the next tensor or EOF
+  uint64_t offset = 0;         // from the start of the data section, as stored
+  uint64_t file_offset = 0;    // data_offset + offset
+  uint64_t elements = 0;       // product of ne (checked)
+  uint64_t bytes = 0;          // byte size; for an unknown type, the gap to the next tensor or EOF
   uint64_t bytes_present = 0;  // how many of those bytes the file holds (< bytes: partial file)
   bool type_known = true;      // false: unknown or removed type id, bytes is a guess
   uint64_t info_offset = 0;    // where the tensor info starts in the file

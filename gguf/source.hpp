@@ -4,10 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <ctime>
 
 namespace gguf {
 

@@ -7,8 +7,8 @@ namespace gguf {
 namespace {
 
 constexpr std::array<std::string_view, kValueTypeCount> kValueTypeNames = {
-    "UINT8", "INT8",   "UINT16", "INT16", "UINT32", "INT32",  "FLOAT32",
-    "BOOL",  "STRING", "ARRAY",  "UINT64", "INT64", "FLOAT64"};
+    "UINT8", "INT8",   "UINT16", "INT16",  "UINT32", "INT32",  "FLOAT32",
+    "BOOL",  "STRING", "ARRAY",  "UINT64", "INT64",  "FLOAT64"};
 constexpr std::array<uint32_t, kValueTypeCount> kValueTypeSizes = {1, 1, 2, 2, 4, 4, 4,
                                                                    1, 0, 0, 8, 8, 8};
 
@@ -61,15 +61,15 @@ constexpr std::array<TensorType, kTensorTypeCount> kTensorTypes = {{
 
 // gguf-py LlamaFileType (reference §4.5); empty where the value was never assigned.
 constexpr std::array<std::string_view, 42> kFileTypeNames = {
-    "ALL_F32",        "MOSTLY_F16",     "MOSTLY_Q4_0",    "MOSTLY_Q4_1",     "MOSTLY_Q4_1_SOME_F16",
-    "MOSTLY_Q4_2",    "MOSTLY_Q4_3",    "MOSTLY_Q8_0",    "MOSTLY_Q5_0",     "MOSTLY_Q5_1",
-    "MOSTLY_Q2_K",    "MOSTLY_Q3_K_S",  "MOSTLY_Q3_K_M",  "MOSTLY_Q3_K_L",   "MOSTLY_Q4_K_S",
-    "MOSTLY_Q4_K_M",  "MOSTLY_Q5_K_S",  "MOSTLY_Q5_K_M",  "MOSTLY_Q6_K",     "MOSTLY_IQ2_XXS",
-    "MOSTLY_IQ2_XS",  "MOSTLY_Q2_K_S",  "MOSTLY_IQ3_XS",  "MOSTLY_IQ3_XXS",  "MOSTLY_IQ1_S",
-    "MOSTLY_IQ4_NL",  "MOSTLY_IQ3_S",   "MOSTLY_IQ3_M",   "MOSTLY_IQ2_S",    "MOSTLY_IQ2_M",
-    "MOSTLY_IQ4_XS",  "MOSTLY_IQ1_M",   "MOSTLY_BF16",    "MOSTLY_Q4_0_4_4", "MOSTLY_Q4_0_4_8",
-    "MOSTLY_Q4_0_8_8", "MOSTLY_TQ1_0",  "MOSTLY_TQ2_0",   "MOSTLY_MXFP4_MOE", "MOSTLY_NVFP4",
-    "MOSTLY_Q1_0",    "MOSTLY_Q2_0"};
+    "ALL_F32",         "MOSTLY_F16",    "MOSTLY_Q4_0",   "MOSTLY_Q4_1",      "MOSTLY_Q4_1_SOME_F16",
+    "MOSTLY_Q4_2",     "MOSTLY_Q4_3",   "MOSTLY_Q8_0",   "MOSTLY_Q5_0",      "MOSTLY_Q5_1",
+    "MOSTLY_Q2_K",     "MOSTLY_Q3_K_S", "MOSTLY_Q3_K_M", "MOSTLY_Q3_K_L",    "MOSTLY_Q4_K_S",
+    "MOSTLY_Q4_K_M",   "MOSTLY_Q5_K_S", "MOSTLY_Q5_K_M", "MOSTLY_Q6_K",      "MOSTLY_IQ2_XXS",
+    "MOSTLY_IQ2_XS",   "MOSTLY_Q2_K_S", "MOSTLY_IQ3_XS", "MOSTLY_IQ3_XXS",   "MOSTLY_IQ1_S",
+    "MOSTLY_IQ4_NL",   "MOSTLY_IQ3_S",  "MOSTLY_IQ3_M",  "MOSTLY_IQ2_S",     "MOSTLY_IQ2_M",
+    "MOSTLY_IQ4_XS",   "MOSTLY_IQ1_M",  "MOSTLY_BF16",   "MOSTLY_Q4_0_4_4",  "MOSTLY_Q4_0_4_8",
+    "MOSTLY_Q4_0_8_8", "MOSTLY_TQ1_0",  "MOSTLY_TQ2_0",  "MOSTLY_MXFP4_MOE", "MOSTLY_NVFP4",
+    "MOSTLY_Q1_0",     "MOSTLY_Q2_0"};
 
 }  // namespace
 
@@ -83,14 +83,18 @@ uint32_t value_type_size(ValueType t) {
   return i < kValueTypeCount ? kValueTypeSizes[i] : 0;
 }
 
-bool is_valid_value_type(uint32_t id) { return id < kValueTypeCount; }
+bool is_valid_value_type(uint32_t id) {
+  return id < kValueTypeCount;
+}
 
 std::optional<TensorType> tensor_type(uint32_t id) {
   if (id >= kTensorTypeCount) return std::nullopt;
   return kTensorTypes[id];
 }
 
-bool is_usable_tensor_type(uint32_t id) { return id < kTensorTypeCount && kTensorTypes[id].block_size; }
+bool is_usable_tensor_type(uint32_t id) {
+  return id < kTensorTypeCount && kTensorTypes[id].block_size;
+}
 
 std::optional<std::string_view> file_type_name(uint64_t file_type) {
   if (file_type >= kFileTypeNames.size()) return std::nullopt;
