@@ -1,0 +1,48 @@
+// The program's exit codes, stable so scripts can tell failures apart.
+//
+//   0  ok (also: unmounted by SIGINT/SIGTERM or fusermount3 -u)
+//   1  internal or other error
+//   2  usage error (bad option, missing argument, `-o rw`)
+//   3  the model cannot be opened or read (io)
+//   4  the file is not GGUF (no magic: empty file, Git-LFS pointer, another format)
+//   5  unsupported GGUF version
+//   6  malformed GGUF file
+//   7  split model problem (a shard is missing or inconsistent)
+//   8  mount point problem (missing, not a directory, not empty, already a mount point)
+//   9  FUSE unavailable (no /dev/fuse, or the mount itself failed)
+#pragma once
+
+#include "gguf/errors.hpp"
+
+namespace gguffs {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInternal = 1,
+  kExitUsage = 2,
+  kExitIo = 3,
+  kExitNotGguf = 4,
+  kExitUnsupportedVersion = 5,
+  kExitMalformed = 6,
+  kExitSplit = 7,
+  kExitMountPoint = 8,
+  kExitFuse = 9,
+};
+
+constexpr ExitCode exit_code_for(gguf::FormatError::Kind kind) {
+  switch (kind) {
+    case gguf::FormatError::Kind::io:
+      return kExitIo;
+    case gguf::FormatError::Kind::not_gguf:
+      return kExitNotGguf;
+    case gguf::FormatError::Kind::unsupported_version:
+      return kExitUnsupportedVersion;
+    case gguf::FormatError::Kind::malformed:
+      return kExitMalformed;
+    case gguf::FormatError::Kind::split:
+      return kExitSplit;
+  }
+  return kExitInternal;
+}
+
+}  // namespace gguffs
