@@ -1,6 +1,8 @@
 // The i-quants: 256-element super-blocks whose 8-element groups are indices into ggml's
 // lattice grids (decode_tables.cpp), with sign bytes and 4-bit or 3-bit group scales
 // (reference §1.4). Same float32 operations, same order, as ggml.
+#include <cstring>
+
 #include "gguf/decode/decode_internal.hpp"
 #include "gguf/decode/decode_tables.hpp"
 
@@ -78,10 +80,10 @@ namespace {
 
 // Eight outputs from two 4-byte grid entries sharing one sign byte.
 inline void grid4x2(float* y, float db, const uint8_t* g1, const uint8_t* g2, uint8_t signs) {
-  for (int j = 0; j < 4; ++j) {
-    y[j] = signed_by(db * static_cast<float>(g1[j]), signs, j);
-    y[j + 4] = signed_by(db * static_cast<float>(g2[j]), signs, j + 4);
-  }
+  uint8_t grid[8];
+  std::memcpy(grid, g1, 4);
+  std::memcpy(grid + 4, g2, 4);
+  grid8(y, db, grid, signs);
 }
 
 }  // namespace

@@ -76,11 +76,17 @@ void decode_q8_0(const uint8_t* src, size_t n, float* dst) {
 }
 
 // Q1_0, 18 bytes: @0 f16 d | @2 qs[16], 128 sign bits, LSB first. Value +d or -d.
+// Negation only flips the sign bit, so a set bit flips it back on -d (this form vectorizes).
 void decode_q1_0(const uint8_t* src, size_t n, float* dst) {
   for (size_t b = 0; b < n; ++b, src += 18, dst += 128) {
-    const float d = half_at(src);
+    const uint32_t minus_d = std::bit_cast<uint32_t>(-half_at(src));
     const uint8_t* qs = src + 2;
-    for (int j = 0; j < 128; ++j) dst[j] = (qs[j / 8] >> (j % 8)) & 1 ? d : -d;
+    for (int i = 0; i < 16; ++i) {
+      for (int k = 0; k < 8; ++k) {
+        const uint32_t bit = (qs[i] >> k) & 1u;
+        dst[8 * i + k] = std::bit_cast<float>(minus_d ^ bit << 31);
+      }
+    }
   }
 }
 
