@@ -1,0 +1,30 @@
+// Private building blocks of the renderers (render_*.cpp): append-style helpers so that large
+// arrays render into one reserved string without temporaries.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "gguf/value.hpp"
+
+namespace gguf::render_detail {
+
+// Length of the valid, strict UTF-8 sequence (no overlongs, surrogates or code points above
+// U+10FFFF) starting at s[i], or 0 when s[i] does not start one.
+size_t utf8_sequence_length(std::string_view s, size_t i);
+
+// escape_line's rules, appended to out.
+void append_escaped_line(std::string& out, std::string_view bytes);
+
+// For human-readable single lines (warnings, names in the summary): like append_escaped_line,
+// but a backslash stays a single backslash, since these lines are not meant to be un-escaped.
+void append_one_line(std::string& out, std::string_view bytes);
+
+// render_scalar's rules, appended to out. An ARRAY appends "[N x TYPE]".
+void append_scalar(std::string& out, const Value& v);
+
+// 1234567 -> "1,234,567" (Java's "%,d").
+std::string group_digits(uint64_t n);
+
+}  // namespace gguf::render_detail
