@@ -1,6 +1,9 @@
 #include "tests/support/model_builders.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -114,6 +117,7 @@ std::string le16(uint16_t v) {
 SyntheticVocab synthetic_vocab(uint64_t n_tokens, uint64_t n_merges,
                                const std::vector<std::string>& specials, uint32_t max_token_bytes) {
   if (n_tokens < 256 + specials.size()) throw std::invalid_argument("synthetic_vocab: too few");
+  if (max_token_bytes < 2) throw std::invalid_argument("synthetic_vocab: tokens too short");
   SyntheticVocab v;
   v.tokens = byte_tokens();
   v.tokens.reserve(n_tokens);
@@ -121,25 +125,41 @@ SyntheticVocab synthetic_vocab(uint64_t n_tokens, uint64_t n_merges,
   v.token_types.assign(256, 6);
   std::unordered_set<std::string> seen(v.tokens.begin(), v.tokens.end());
   seen.reserve(n_tokens * 2);
+  // Token ids by byte length, so a pair of a chosen total length is found without searching.
+  std::vector<std::vector<uint32_t>> by_length(max_token_bytes + 1);
+  auto index = [&](uint32_t id) {
+    if (v.tokens[id].size() <= max_token_bytes) by_length[v.tokens[id].size()].push_back(id);
+  };
+  for (uint32_t id = 0; id < v.tokens.size(); ++id) index(id);
   Random rng{0x6767756673ULL};
+  // A pair of existing tokens whose lengths add up to a bell-shaped length (mean about 8 bytes,
+  // like real BPE vocabularies), or nullopt when no token has one of the two lengths yet.
+  auto pick_pair = [&]() -> std::optional<std::pair<uint32_t, uint32_t>> {
+    uint32_t total = 1 + static_cast<uint32_t>(std::popcount(rng.next() & 0x3FFF));
+    total = std::clamp<uint32_t>(total, 2, max_token_bytes);
+    uint32_t left = 1 + static_cast<uint32_t>(rng.below(total - 1));
+    const auto& a = by_length[left];
+    const auto& b = by_length[total - left];
+    if (a.empty() || b.empty()) return std::nullopt;
+    return std::pair{a[rng.below(a.size())], b[rng.below(b.size())]};
+  };
   uint64_t n_ordinary = n_tokens - specials.size();
   while (v.tokens.size() < n_ordinary) {
-    // Prefer recent tokens for the left side: real BPE builds words from recent merges.
-    const std::string& a = v.tokens[rng.below(v.tokens.size())];
-    const std::string& b = v.tokens[rng.below(std::min<size_t>(v.tokens.size(), 4096))];
-    if (a.size() + b.size() > max_token_bytes) continue;
+    auto pair = pick_pair();
+    if (!pair) continue;
+    const std::string& a = v.tokens[pair->first];
+    const std::string& b = v.tokens[pair->second];
     std::string t = a + b;
     if (!seen.insert(t).second) continue;
     if (v.merges.size() < n_merges) v.merges.push_back(a + " " + b);
     v.tokens.push_back(std::move(t));
     v.token_types.push_back(1);
+    index(static_cast<uint32_t>(v.tokens.size() - 1));
   }
-  // Real vocabularies (tiktoken conversions) list more merges than tokens: pairs of short pieces.
+  // Real vocabularies (tiktoken conversions) list more merges than tokens.
   while (v.merges.size() < n_merges) {
-    const std::string& a = v.tokens[rng.below(v.tokens.size())];
-    const std::string& b = v.tokens[rng.below(v.tokens.size())];
-    if (a.size() + b.size() > max_token_bytes) continue;
-    v.merges.push_back(a + " " + b);
+    auto pair = pick_pair();
+    if (pair) v.merges.push_back(v.tokens[pair->first] + " " + v.tokens[pair->second]);
   }
   for (const auto& s : specials) {
     v.tokens.push_back(s);
@@ -159,7 +179,7 @@ Writer ggufinfo_demo_writer() {
 
 Writer tiny_q4_k_m_writer() {
   auto specials = qwen2_specials();
-  SyntheticVocab vocab = synthetic_vocab(151'936, 151'387, specials, 10);
+  SyntheticVocab vocab = synthetic_vocab(151'936, 151'387, specials, 16);
   auto build = [](const SyntheticVocab& v) {
     Writer w;
     w.add("general.architecture", OwnedValue::string("llama"));
@@ -210,7 +230,7 @@ Writer tiny_q4_k_m_writer() {
 
 Writer llama3_vocab_writer() {
   auto specials = llama3_specials();
-  SyntheticVocab vocab = synthetic_vocab(kLlama3VocabTokens, kLlama3VocabMerges, specials, 10);
+  SyntheticVocab vocab = synthetic_vocab(kLlama3VocabTokens, kLlama3VocabMerges, specials, 16);
   auto build = [](const SyntheticVocab& v) {
     Writer w;
     w.add("general.architecture", OwnedValue::string("llama"));

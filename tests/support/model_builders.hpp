@@ -47,9 +47,10 @@ inline constexpr uint64_t kLlama3VocabDataOffset = 7'818'144;
 //                      -8.0, -7.5, ..., 7.5
 gguf::Writer small_model_writer();
 
-// Deterministic synthetic byte-level BPE vocabulary: the 256 GPT-2 byte tokens, then tokens made
-// by merging two earlier tokens (each such merge recorded as "left right"), extra merges up to
-// n_merges, and the given special tokens at the end (n_tokens in total).
+// Deterministic synthetic byte-level BPE vocabulary: the 256 GPT-2 byte tokens, then distinct
+// tokens made by merging two earlier tokens (each such merge recorded as "left right"; lengths
+// around 8 bytes, at most max_token_bytes), extra merges up to n_merges, and the given special
+// tokens at the end (n_tokens in total).
 struct SyntheticVocab {
   std::vector<std::string> tokens;
   std::vector<std::string> merges;
