@@ -116,9 +116,15 @@ TreeBuilder::Index TreeBuilder::add(Index parent, std::string_view original, Nod
 
 std::string TreeBuilder::unique_name(Index parent, std::string_view original) {
   auto& used = used_names_[parent];
-  std::string name = names::encode(original);
-  for (uint64_t k = 2; used.count(name) != 0; ++k)
-    name = names::with_suffix(names::encode(original), "~" + std::to_string(k));
+  const std::string base = names::encode(original);
+  std::string name = base;
+  if (used.count(name) != 0) {
+    // Continue from the last suffix given to this name, so n copies cost O(n), not O(n^2).
+    uint64_t& k = next_suffix_[parent][base];
+    if (k < 2) k = 2;
+    do name = names::with_suffix(base, "~" + std::to_string(k++));
+    while (used.count(name) != 0);
+  }
   used.insert(name);
   return name;
 }
@@ -132,6 +138,7 @@ std::shared_ptr<const Tree> TreeBuilder::finish() && {
               [&nodes](Tree::Index a, Tree::Index b) { return nodes[a].name < nodes[b].name; });
   }
   used_names_.clear();
+  next_suffix_.clear();
   return std::make_shared<const Tree>(std::move(tree_));
 }
 

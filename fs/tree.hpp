@@ -97,6 +97,7 @@ class TreeBuilder {
 
   Tree tree_;
   std::unordered_map<Index, std::unordered_set<std::string>> used_names_;
+  std::unordered_map<Index, std::unordered_map<std::string, uint64_t>> next_suffix_;
 };
 
 }  // namespace gguffs

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "fs/content_text.hpp"
 #include "fs/tree.hpp"
@@ -50,6 +52,23 @@ TEST(TreeBuilder, DuplicatesStayReachableUnderSuffixedNames) {
   EXPECT_EQ(tree->node(a4).name, "a~3");
   EXPECT_EQ(tree->node(a3).original, "a~2");
   for (auto i : {a1, a2, a3, a4}) EXPECT_EQ(tree->lookup(Tree::kRoot, tree->node(i).name), i);
+}
+
+TEST(TreeBuilder, ManyDuplicatesOfALongNameAllFitAndStayDistinct) {
+  TreeBuilder b(attributes());
+  const std::string long_name(255, 'n');
+  std::vector<Tree::Index> added;
+  for (int i = 0; i < 1000; ++i) added.push_back(b.add_file(Tree::kRoot, long_name, text("x")));
+  auto tree = std::move(b).finish();
+  EXPECT_EQ(tree->node(added[0]).name, long_name);
+  EXPECT_EQ(tree->node(added[999]).name, std::string(250, 'n') + "~1000");
+  std::set<std::string> names;
+  for (auto i : added) {
+    EXPECT_LE(tree->node(i).name.size(), 255u);
+    names.insert(tree->node(i).name);
+    EXPECT_EQ(tree->lookup(Tree::kRoot, tree->node(i).name), i);
+  }
+  EXPECT_EQ(names.size(), 1000u);
 }
 
 TEST(TreeBuilder, ListingKeepsInsertionOrderAndLookupFindsEveryChild) {
