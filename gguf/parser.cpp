@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <bit>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -54,6 +55,15 @@ std::string printable(std::string_view s) {
 }
 
 // Sequential, bounds-checked reading of the header bytes.
+template <class What>
+std::string describe(const What& what) {
+  if constexpr (std::is_invocable_v<What>) {
+    return what();
+  } else {
+    return std::string(what);
+  }
+}
+
 class Cursor {
  public:
   Cursor(HeaderBuffer& buf, const std::string& file) : buf_(buf), file_(file) {}
@@ -66,11 +76,14 @@ class Cursor {
     throw FormatError(kind, file_, at, msg);
   }
 
-  const char* take(uint64_t n, std::string_view what) {
+  // `what` names the field for the error message: a string, or a callable returning one, so
+  // that the hot paths (hundreds of thousands of strings) never format a message.
+  template <class What>
+  const char* take(uint64_t n, const What& what) {
     if (n > remaining()) {
       fail(Kind::malformed, pos_,
-           fmt::format("expected {} ({} bytes), but the file ends after {} more bytes", what, n,
-                       remaining()));
+           fmt::format("expected {} ({} bytes), but the file ends after {} more bytes",
+                       describe(what), n, remaining()));
     }
     buf_.ensure(pos_ + n);
     const char* p = reinterpret_cast<const char*>(buf_.data() + pos_);
@@ -78,14 +91,15 @@ class Cursor {
     return p;
   }
 
-  template <class T>
-  T read(std::string_view what) {
+  template <class T, class What>
+  T read(const What& what) {
     return load<T>(take(sizeof(T), what), big_endian);
   }
 
-  std::string_view string(std::string_view what) {
+  template <class What>
+  std::string_view string(const What& what) {
     uint64_t at = pos_;
-    uint64_t len = read<uint64_t>(fmt::format("the length of {}", what));
+    uint64_t len = read<uint64_t>([&] { return "the length of " + describe(what); });
     if (len > remaining()) {
       fail(Kind::malformed, at,
            fmt::format("string length {} exceeds the {} bytes left in the file", len, remaining()));
@@ -194,15 +208,15 @@ class Parser {
     for (uint64_t i = 0; i < model_->n_kv; ++i) {
       MetadataEntry e;
       e.file_offset = cur_.pos();
-      e.key = cur_.string(fmt::format("the key of metadata pair {}", i));
+      e.key = cur_.string([&] { return fmt::format("the key of metadata pair {}", i); });
       if (e.key.empty()) warn(fmt::format("metadata pair {} has an empty key", i));
       if (!seen.insert(e.key).second) {
         warn(
             fmt::format("key '{}': duplicate key (kept; the first one is used)", printable(e.key)));
       }
       uint64_t type_at = cur_.pos();
-      uint32_t type =
-          cur_.read<uint32_t>(fmt::format("the value type of key '{}'", printable(e.key)));
+      uint32_t type = cur_.read<uint32_t>(
+          [&] { return fmt::format("the value type of key '{}'", printable(e.key)); });
       if (!is_valid_value_type(type)) {
         cur_.fail(Kind::malformed, type_at,
                   fmt::format("key '{}': invalid value type {}, expected 0 to 12", printable(e.key),
@@ -217,7 +231,7 @@ class Parser {
     Value v;
     v.type = type;
     if (type == ValueType::STRING) {
-      v.str = cur_.string(fmt::format("the value of key '{}'", printable(key)));
+      v.str = cur_.string([&] { return fmt::format("the value of key '{}'", printable(key)); });
       return v;
     }
     if (type != ValueType::ARRAY) {
@@ -233,16 +247,16 @@ class Parser {
                             options_.max_array_depth));
     }
     uint64_t at = cur_.pos();
-    uint32_t elem =
-        cur_.read<uint32_t>(fmt::format("the element type of key '{}'", printable(key)));
+    uint32_t elem = cur_.read<uint32_t>(
+        [&] { return fmt::format("the element type of key '{}'", printable(key)); });
     if (!is_valid_value_type(elem)) {
       cur_.fail(Kind::malformed, at,
                 fmt::format("key '{}': invalid array element type {}, expected 0 to 12",
                             printable(key), elem));
     }
     uint64_t count_at = cur_.pos();
-    uint64_t count =
-        cur_.read<uint64_t>(fmt::format("the element count of key '{}'", printable(key)));
+    uint64_t count = cur_.read<uint64_t>(
+        [&] { return fmt::format("the element count of key '{}'", printable(key)); });
     auto et = static_cast<ValueType>(elem);
     // Each element takes at least this many bytes: check the count before walking it.
     uint64_t min_size = et == ValueType::STRING  ? 8
@@ -260,12 +274,12 @@ class Parser {
     uint64_t start = cur_.pos();
     if (et == ValueType::STRING) {
       for (uint64_t i = 0; i < count; ++i)
-        cur_.string(fmt::format("element {} of key '{}'", i, printable(key)));
+        cur_.string([&] { return fmt::format("element {} of key '{}'", i, printable(key)); });
     } else if (et == ValueType::ARRAY) {
       // A nested element is encoded like an ARRAY value: element type, count, elements.
       for (uint64_t i = 0; i < count; ++i) read_value(ValueType::ARRAY, key, depth + 1);
     } else {
-      cur_.take(need, fmt::format("the elements of key '{}'", printable(key)));
+      cur_.take(need, [&] { return fmt::format("the elements of key '{}'", printable(key)); });
     }
     v.array.element_type = et;
     v.array.count = count;
@@ -298,10 +312,11 @@ class Parser {
     for (uint64_t i = 0; i < model_->n_tensors; ++i) {
       TensorInfo t;
       t.info_offset = cur_.pos();
-      t.name = cur_.string(fmt::format("the name of tensor {}", i));
+      t.name = cur_.string([&] { return fmt::format("the name of tensor {}", i); });
       std::string shown = printable(t.name);
       uint64_t dims_at = cur_.pos();
-      t.n_dims = cur_.read<uint32_t>(fmt::format("the dimension count of tensor '{}'", shown));
+      t.n_dims = cur_.read<uint32_t>(
+          [&] { return fmt::format("the dimension count of tensor '{}'", shown); });
       if (t.n_dims > 4) {
         cur_.fail(Kind::malformed, dims_at,
                   fmt::format("tensor '{}': {} dimensions, expected at most 4", shown, t.n_dims));
@@ -310,7 +325,8 @@ class Parser {
       bool overflow = false;
       for (uint32_t d = 0; d < t.n_dims; ++d) {
         uint64_t at = cur_.pos();
-        uint64_t ne = cur_.read<uint64_t>(fmt::format("dimension {} of tensor '{}'", d, shown));
+        uint64_t ne = cur_.read<uint64_t>(
+            [&] { return fmt::format("dimension {} of tensor '{}'", d, shown); });
         if (static_cast<int64_t>(ne) < 0) {
           cur_.fail(Kind::malformed, at,
                     fmt::format("tensor '{}': dimension {} is {}, expected a count >= 0", shown, d,
@@ -325,8 +341,10 @@ class Parser {
                               shown, fmt::join(t.ne.begin(), t.ne.begin() + t.n_dims, ", ")));
       }
       uint64_t type_at = cur_.pos();
-      t.type_id = cur_.read<uint32_t>(fmt::format("the type of tensor '{}'", shown));
-      t.offset = cur_.read<uint64_t>(fmt::format("the offset of tensor '{}'", shown));
+      t.type_id =
+          cur_.read<uint32_t>([&] { return fmt::format("the type of tensor '{}'", shown); });
+      t.offset =
+          cur_.read<uint64_t>([&] { return fmt::format("the offset of tensor '{}'", shown); });
       compute_size(t, type_at);
       if (t.name.size() >= 64) {
         warn_tensor(t, fmt::format("name is {} bytes; llama.cpp allows at most 63", t.name.size()));
