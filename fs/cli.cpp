@@ -48,6 +48,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.debug = cl.foreground = true;
     } else if (a == "-s") {
       cl.single_thread = true;
+    } else if (a == "--single") {
+      cl.single = true;
     } else if (a == "-o" || a.rfind("-o", 0) == 0) {
       std::string list = a.size() > 2 ? a.substr(2) : "";
       if (a == "-o") {
@@ -87,6 +89,8 @@ std::string usage_text() {
          "  -f                 stay in the foreground\n"
          "  -d                 debug output (implies -f)\n"
          "  -s                 single-threaded\n"
+         "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
+         "                     as an ordinary file; by default all shards mount as one\n"
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
          "                     fsname=NAME, ...); the mount is always ro\n"
          "  -h, --help         this text\n"

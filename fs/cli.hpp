@@ -18,6 +18,7 @@ struct CommandLine {
   bool foreground = false;                 // -f
   bool debug = false;                      // -d (implies -f)
   bool single_thread = false;              // -s
+  bool single = false;  // --single: a shard of a split model as an ordinary file
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
 };
 

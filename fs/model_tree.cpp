@@ -2,6 +2,7 @@
 
 #include "fs/content_range.hpp"
 #include "fs/content_text.hpp"
+#include "fs/split_tree.hpp"
 #include "gguf/render.hpp"
 
 namespace gguffs {
@@ -18,36 +19,45 @@ void add_metadata(TreeBuilder& b, const gguf::ModelPtr& model) {
   }
 }
 
-void add_tensors(TreeBuilder& b, const gguf::ModelPtr& model) {
+// Every tensor of every shard, in shard order; `model` is the shard holding t.
+void add_tensors(TreeBuilder& b, const gguf::ModelSet& models) {
   const auto dir = b.add_directory(Tree::kRoot, "tensors");
-  for (const gguf::TensorInfo& t : model->tensors) {
-    const auto tensor_dir = b.add_directory(dir, t.name);
-    b.add_file(tensor_dir, "info", std::make_shared<LazyText>([model, &t] {
-                 return gguf::render_tensor_info(*model, t);
-               }));
-    b.add_file(tensor_dir, "data",
-               std::make_shared<ByteRange>(model->source, t.file_offset, t.bytes, t.bytes_present));
+  for (size_t shard = 0; shard < models.shards.size(); ++shard) {
+    const gguf::ModelPtr& model = models.shards[shard];
+    const std::string shard_lines = shard_info_lines(models, shard);
+    for (const gguf::TensorInfo& t : model->tensors) {
+      const auto tensor_dir = b.add_directory(dir, t.name);
+      b.add_file(tensor_dir, "info", std::make_shared<LazyText>([model, &t, shard_lines] {
+                   return gguf::render_tensor_info(*model, t) + shard_lines;
+                 }));
+      b.add_file(
+          tensor_dir, "data",
+          std::make_shared<ByteRange>(model->source, t.file_offset, t.bytes, t.bytes_present));
+    }
   }
 }
 
 }  // namespace
 
-std::shared_ptr<const Tree> build_model_tree(gguf::ModelPtr model, const Owner& owner) {
+std::shared_ptr<const Tree> build_model_tree(const gguf::ModelSet& models, const Owner& owner) {
+  const gguf::ModelPtr& model = models.first();  // the metadata's model
   TreeAttributes attributes;
   attributes.uid = owner.uid;
   attributes.gid = owner.gid;
-  attributes.mtime = model->source->mtime();
-  attributes.backing_bytes = model->source->size();
+  attributes.mtime = latest_mtime(models);
+  attributes.backing_bytes = models.total_file_size();
   TreeBuilder b(attributes);
   b.add_file(Tree::kRoot, "summary.txt",
-             std::make_shared<LazyText>([model] { return gguf::render_summary(*model); }));
-  const uint64_t file_size = model->source->size();
-  b.add_file(Tree::kRoot, "model.gguf",
-             std::make_shared<ByteRange>(model->source, 0, file_size, file_size));
+             std::make_shared<LazyText>([models] { return gguf::render_set_summary(models); }));
+  b.add_file(Tree::kRoot, "model.gguf", model_file_content(models));
   add_metadata(b, model);
-  add_tensors(b, model);
-  b.keep_alive(model);
+  add_tensors(b, models);
+  b.keep_alive(std::make_shared<const gguf::ModelSet>(models));
   return std::move(b).finish();
+}
+
+std::shared_ptr<const Tree> build_model_tree(gguf::ModelPtr model, const Owner& owner) {
+  return build_model_tree(gguf::single_model(std::move(model)), owner);
 }
 
 }  // namespace gguffs

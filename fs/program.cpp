@@ -17,6 +17,7 @@
 #include "fs/mount_point.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render.hpp"
+#include "gguf/split.hpp"
 
 namespace gguffs {
 
@@ -41,17 +42,17 @@ int run(const CommandLine& cl, const std::string& version) {
       print(fmt::format("gguffs {} (libfuse {})\n", version, fuse_pkgversion()));
       return kExitOk;
     case CommandLine::Action::summary:
-      print(gguf::render_summary(*gguf::parse_file(cl.model)));
+      print(gguf::render_set_summary(gguf::open_model_set(cl.model, cl.single)));
       return kExitOk;
     case CommandLine::Action::check:
-      print(gguf::render_warnings(*gguf::parse_file(cl.model)));
+      print(gguf::render_set_warnings(gguf::open_model_set(cl.model, cl.single)));
       return kExitOk;
     case CommandLine::Action::mount:
       break;
   }
   check_mount_point(cl.mount_point);
-  gguf::ModelPtr model = gguf::parse_file(cl.model);
-  auto tree = build_model_tree(model, Owner{getuid(), getgid()});
+  const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
+  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
   return mount_and_serve(cl, std::move(tree));
 }
 

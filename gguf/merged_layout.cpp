@@ -1,0 +1,208 @@
+#include "gguf/merged_layout.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gguf/byte_order.hpp"
+#include "gguf/errors.hpp"
+
+namespace gguf {
+
+namespace {
+
+using Kind = FormatError::Kind;
+
+// Appends v in the file's byte order.
+template <class T>
+void put(std::string& out, T v, bool big_endian) {
+  if (big_endian) v = byte_swap(v);
+  char bytes[sizeof v];
+  std::memcpy(bytes, &v, sizeof v);
+  out.append(bytes, sizeof v);
+}
+
+// Bytes the entry takes in its file: key (length + bytes), type id, value.
+uint64_t encoded_size(const MetadataEntry& e) {
+  uint64_t value = 0;
+  switch (e.value.type) {
+    case ValueType::STRING:
+      value = 8 + e.value.str.size();
+      break;
+    case ValueType::ARRAY:
+      value = 4 + 8 + e.value.array.bytes.size();  // element type, count, elements
+      break;
+    default:
+      value = value_type_size(e.value.type);
+  }
+  return 8 + e.key.size() + 4 + value;
+}
+
+uint64_t checked_sum(uint64_t a, uint64_t b, const std::string& file) {
+  uint64_t out;
+  if (__builtin_add_overflow(a, b, &out))
+    throw FormatError(Kind::split, file, std::nullopt, "the merged file would exceed 2^64 bytes");
+  return out;
+}
+
+uint64_t align_up(uint64_t x, uint64_t alignment, const std::string& file) {
+  const uint64_t r = x % alignment;
+  return r == 0 ? x : checked_sum(x, alignment - r, file);
+}
+
+void check_byte_orders(const std::vector<ModelPtr>& shards) {
+  for (const ModelPtr& m : shards) {
+    if (m->big_endian != shards.front()->big_endian) {
+      throw FormatError(Kind::split, m->name(), std::nullopt,
+                        std::string("this shard is ") +
+                            (m->big_endian ? "big-endian" : "little-endian") +
+                            " but the first shard is not: the shards cannot be merged");
+    }
+  }
+}
+
+void append_metadata(MergedLayout& layout, const Model& first) {
+  for (const MetadataEntry& e : first.metadata) {
+    if (is_split_key(e.key)) continue;
+    // Copied as encoded in the shard: exact, whatever the type or byte order.
+    layout.header.append(reinterpret_cast<const char*>(first.header_bytes) + e.file_offset,
+                         encoded_size(e));
+    ++layout.n_kv;
+  }
+}
+
+void append_tensor_info(std::string& out, const TensorInfo& t, uint64_t offset, bool be) {
+  put<uint64_t>(out, t.name.size(), be);
+  out.append(t.name);
+  put<uint32_t>(out, t.n_dims, be);
+  for (uint32_t d = 0; d < t.n_dims; ++d) put<uint64_t>(out, t.ne[d], be);
+  put<uint32_t>(out, t.type_id, be);
+  put<uint64_t>(out, offset, be);
+}
+
+}  // namespace
+
+bool is_split_key(std::string_view key) {
+  return key.starts_with("split.");
+}
+
+MergedLayout merge_layout(const std::vector<ModelPtr>& shards) {
+  if (shards.empty()) throw std::invalid_argument("merge_layout: no shards");
+  check_byte_orders(shards);
+  const Model& first = *shards.front();
+  const std::string& name = first.name();
+  MergedLayout layout;
+  layout.big_endian = first.big_endian;
+  layout.alignment = first.alignment;
+  const bool be = layout.big_endian;
+
+  // Tensor offsets in one data section, packed in shard order.
+  uint64_t data_size = 0;
+  for (const ModelPtr& m : shards) {
+    for (const TensorInfo& t : m->tensors) {
+      layout.tensor_offsets.push_back(data_size);
+      data_size = align_up(checked_sum(data_size, t.bytes, name), layout.alignment, name);
+    }
+  }
+  layout.n_tensors = layout.tensor_offsets.size();
+
+  layout.header.append("GGUF", 4);
+  put<uint32_t>(layout.header, 3, be);
+  put<uint64_t>(layout.header, layout.n_tensors, be);
+  const size_t n_kv_at = layout.header.size();
+  put<uint64_t>(layout.header, 0, be);  // the metadata count, filled in below
+  append_metadata(layout, first);
+  std::string count;
+  put<uint64_t>(count, layout.n_kv, be);
+  layout.header.replace(n_kv_at, count.size(), count);
+  size_t k = 0;
+  for (const ModelPtr& m : shards) {
+    for (const TensorInfo& t : m->tensors)
+      append_tensor_info(layout.header, t, layout.tensor_offsets[k++], be);
+  }
+  layout.data_offset = align_up(layout.header.size(), layout.alignment, name);
+  layout.header.resize(layout.data_offset, '\0');
+  layout.size = checked_sum(layout.data_offset, data_size, name);
+
+  // Where every byte comes from.
+  layout.segments.push_back({MergedSegment::Kind::header, 0, layout.data_offset, 0, 0, 0});
+  uint64_t at = layout.data_offset;
+  k = 0;
+  for (uint32_t shard = 0; shard < shards.size(); ++shard) {
+    for (const TensorInfo& t : shards[shard]->tensors) {
+      at = layout.data_offset + layout.tensor_offsets[k++];
+      if (t.bytes != 0) {
+        layout.segments.push_back(
+            {MergedSegment::Kind::shard, at, t.bytes, shard, t.file_offset, t.bytes_present});
+      }
+      const uint64_t end = at + t.bytes;
+      const uint64_t padded = align_up(end, layout.alignment, name);
+      if (padded != end)
+        layout.segments.push_back({MergedSegment::Kind::zeros, end, padded - end, 0, 0, 0});
+      at = padded;
+    }
+  }
+  return layout;
+}
+
+namespace {
+
+class MergedSource final : public ByteSource {
+ public:
+  MergedSource(std::vector<ModelPtr> shards, std::shared_ptr<const MergedLayout> layout,
+               std::string name)
+      : shards_(std::move(shards)), layout_(std::move(layout)), name_(std::move(name)) {}
+
+  uint64_t size() const override { return layout_->size; }
+  const std::string& name() const override { return name_; }
+  struct timespec mtime() const override {
+    return shards_.front()->source->mtime();
+  }
+
+  size_t read_at(uint64_t offset, void* dst, size_t len) const override {
+    const auto& segs = layout_->segments;
+    auto* out = static_cast<char*>(dst);
+    size_t done = 0;
+    auto it = std::upper_bound(segs.begin(), segs.end(), offset,
+                               [](uint64_t off, const MergedSegment& s) { return off < s.start; });
+    if (it == segs.begin()) return 0;
+    for (--it; done < len && it != segs.end(); ++it) {
+      const uint64_t at = offset + done;
+      if (at < it->start || at >= it->start + it->size) continue;
+      const uint64_t in = at - it->start;
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(len - done, it->size - in));
+      switch (it->kind) {
+        case MergedSegment::Kind::header:
+          std::memcpy(out + done, layout_->header.data() + in, n);
+          break;
+        case MergedSegment::Kind::zeros:
+          std::memset(out + done, 0, n);
+          break;
+        case MergedSegment::Kind::shard: {
+          const auto& src = *shards_.at(it->shard)->source;
+          if (src.read_at(it->shard_offset + in, out + done, n) != n) {
+            throw FormatError(Kind::io, src.name(), it->shard_offset + in,
+                              "the shard ends before this tensor's data");
+          }
+          break;
+        }
+      }
+      done += n;
+    }
+    return done;
+  }
+
+ private:
+  std::vector<ModelPtr> shards_;
+  std::shared_ptr<const MergedLayout> layout_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::shared_ptr<ByteSource> merged_source(std::vector<ModelPtr> shards,
+                                          std::shared_ptr<const MergedLayout> layout,
+                                          std::string name) {
+  return std::make_shared<MergedSource>(std::move(shards), std::move(layout), std::move(name));
+}
+
+}  // namespace gguf
