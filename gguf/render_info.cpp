@@ -3,12 +3,13 @@
 
 #include <iterator>
 
+#include "gguf/decoded_view.hpp"
 #include "gguf/render.hpp"
 #include "gguf/render_text.hpp"
 
 namespace gguf {
 
-std::string render_tensor_info(const Model& /*model*/, const TensorInfo& tensor) {
+std::string render_tensor_info(const Model& model, const TensorInfo& tensor) {
   using render_detail::append_escaped_line;
   using render_detail::append_one_line;
   std::string out;
@@ -39,6 +40,11 @@ std::string render_tensor_info(const Model& /*model*/, const TensorInfo& tensor)
   }
 
   fmt::format_to(line, "offset: {}\nfile_offset: {}\n", tensor.offset, tensor.file_offset);
+  // data.f32 / data.npy: their dtype, or why the tensor has none.
+  if (const DecodedView decoded = decoded_view(model, tensor); decoded.available)
+    fmt::format_to(line, "npy_dtype: {}\n", decoded.npy_dtype);
+  else
+    fmt::format_to(line, "decoded: none ({})\n", decoded.reason);
   for (const std::string& warning : tensor.warnings) {
     out.append("warning: ");
     append_one_line(out, warning);

@@ -38,7 +38,8 @@ TEST(RenderTensorInfo, QuantizedMatrix) {
             "bytes: 36864\n"
             "bits_per_weight: 4.5\n"
             "offset: 1234\n"
-            "file_offset: 5678\n");
+            "file_offset: 5678\n"
+            "npy_dtype: <f4\n");
 }
 
 TEST(RenderTensorInfo, ShapeIsNeReversed) {
@@ -48,7 +49,7 @@ TEST(RenderTensorInfo, ShapeIsNeReversed) {
   t.file_offset = 96;
   EXPECT_EQ(gguf::render_tensor_info(model, t),
             "name: x\ntype: F16\ntype_id: 1\nne: 4 3 2\nshape: 2 3 4\nelements: 24\nbytes: 48\n"
-            "bits_per_weight: 16\noffset: 0\nfile_offset: 96\n");
+            "bits_per_weight: 16\noffset: 0\nfile_offset: 96\nnpy_dtype: <f2\n");
 }
 
 TEST(RenderTensorInfo, BitsPerWeightFromTheBlockSizes) {
@@ -72,11 +73,12 @@ TEST(RenderTensorInfo, UnknownAndRemovedTypes) {
   // Unknown id: the size is the gap the parser measured, so bits per weight is bytes*8/elements.
   EXPECT_EQ(gguf::render_tensor_info(model, tensor("u", 99, {50}, 50, 100)),
             "name: u\ntype: unknown\ntype_id: 99\nne: 50\nshape: 50\nelements: 50\nbytes: 100\n"
-            "bits_per_weight: 16\noffset: 0\nfile_offset: 0\n");
+            "bits_per_weight: 16\noffset: 0\nfile_offset: 0\n"
+            "decoded: none (unknown type id 99)\n");
   // Removed id 4: its table name; no elements, so no bits per weight.
   EXPECT_EQ(gguf::render_tensor_info(model, tensor("r", 4, {0}, 0, 0)),
             "name: r\ntype: Q4_2 (removed)\ntype_id: 4\nne: 0\nshape: 0\nelements: 0\nbytes: 0\n"
-            "offset: 0\nfile_offset: 0\n");
+            "offset: 0\nfile_offset: 0\ndecoded: none (type id 4 was removed from ggml)\n");
 }
 
 TEST(RenderTensorInfo, NameEscapedAndWarningsListed) {
@@ -85,7 +87,7 @@ TEST(RenderTensorInfo, NameEscapedAndWarningsListed) {
   t.warnings = {"data runs past the end of the file", "offset is not aligned to 32"};
   EXPECT_EQ(gguf::render_tensor_info(model, t),
             "name: a\\nb\\\\c\\xff\ntype: F32\ntype_id: 0\nne: 2\nshape: 2\nelements: 2\nbytes: 8\n"
-            "bits_per_weight: 32\noffset: 0\nfile_offset: 0\n"
+            "bits_per_weight: 32\noffset: 0\nfile_offset: 0\nnpy_dtype: <f4\n"
             "warning: data runs past the end of the file\n"
             "warning: offset is not aligned to 32\n");
 }
