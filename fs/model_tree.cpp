@@ -2,6 +2,7 @@
 
 #include "fs/content_range.hpp"
 #include "fs/content_text.hpp"
+#include "fs/decoded_files.hpp"
 #include "fs/split_tree.hpp"
 #include "gguf/render.hpp"
 
@@ -33,6 +34,7 @@ void add_tensors(TreeBuilder& b, const gguf::ModelSet& models) {
       b.add_file(
           tensor_dir, "data",
           std::make_shared<ByteRange>(model->source, t.file_offset, t.bytes, t.bytes_present));
+      add_decoded_files(b, tensor_dir, model, t);  // data.f32, data.npy
     }
   }
 }
