@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fs/tree.hpp"
+#include "fs/truncation_guard.hpp"
 
 namespace gguffs {
 
@@ -200,6 +201,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
     if (off < 0) fail(EINVAL);
     ReadBuffer data(size);
     n.content->read(static_cast<uint64_t>(off), size, data);
+    require_file_pieces_present(data);  // the model file may have shrunk since
     if (data.pieces().empty()) {
       fuse_reply_buf(req, nullptr, 0);
       return;

@@ -1,0 +1,156 @@
+// The model file changing under a mount: truncated in place, deleted, replaced. The daemon keeps
+// serving what is still there, fails reads of bytes that are gone with EIO (never a short read,
+// a SIGBUS or a hang), warns once, and unmounts cleanly.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gguf/parser.hpp"
+#include "tests/mount/mount_fixture.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fsys = std::filesystem;
+using test_support::TempDir;
+
+// gguffs -f MODEL MOUNTPOINT with stderr kept in err_path (the daemon's one warning goes there).
+pid_t spawn_foreground(const fsys::path& model, const fsys::path& mount_point,
+                       const fsys::path& err_path) {
+  std::vector<std::string> all = {test_support::gguffs_binary().string(), "-f", model.string(),
+                                  mount_point.string()};
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return rc == 0 ? pid : -1;
+}
+
+// Reads the whole file; returns the bytes, or sets err to the errno of the first failing read.
+std::string read_all(const fsys::path& path, int& err) {
+  err = 0;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+    return {};
+  }
+  std::string out;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return out;
+}
+
+size_t count_of(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST(ChangingFile, TruncatedWhileMountedGivesEioAndOneWarning) {
+  REQUIRE_MOUNT();
+  TempDir dir;
+  const fsys::path model = dir / "model.gguf", mnt = dir / "mnt", err = dir / "err";
+  const std::string whole =
+      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+  test_support::write_file(model, whole);
+  fsys::create_directory(mnt);
+  const gguf::ModelPtr parsed = gguf::parse_file(model.string());
+
+  const pid_t pid = spawn_foreground(model, mnt, err);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(mount_test::wait_for_mount(mnt, true));
+
+  // Truncate in place (same inode, the daemon's descriptor sees it) before any data is cached.
+  const size_t half = whole.size() / 2;
+  ASSERT_EQ(truncate(model.c_str(), static_cast<off_t>(half)), 0);
+
+  size_t whole_tensors = 0, failed_tensors = 0;
+  for (const gguf::TensorInfo& t : parsed->tensors) {
+    const fsys::path data = mnt / "tensors" / std::string(t.name) / "data";
+    if (!fsys::exists(data)) continue;  // names that need escaping are covered elsewhere
+    int e = 0;
+    const std::string got = read_all(data, e);
+    if (t.file_offset + t.bytes <= half) {
+      // Wholly before the cut: still readable, and still right.
+      EXPECT_EQ(e, 0) << t.name;
+      EXPECT_TRUE(got == whole.substr(t.file_offset, t.bytes)) << t.name;
+      ++whole_tensors;
+    } else {
+      // Reaches past the cut: an error, never a silently short file.
+      EXPECT_EQ(e, EIO) << t.name << " read " << got.size() << " of " << t.bytes;
+      EXPECT_LT(got.size(), t.bytes) << t.name;
+      ++failed_tensors;
+    }
+  }
+  EXPECT_GT(whole_tensors, 10u);
+  EXPECT_GT(failed_tensors, 5u);
+
+  int e = 0;
+  const std::string all = read_all(mnt / "model.gguf", e);
+  EXPECT_EQ(e, EIO);
+  EXPECT_TRUE(whole.compare(0, all.size(), all) == 0) << "model.gguf bytes before the error";
+
+  // The header lives in the daemon's memory: text files are unaffected.
+  EXPECT_EQ(test_support::read_file(mnt / "metadata/general.architecture"), "llama");
+  EXPECT_FALSE(test_support::read_file(mnt / "summary.txt").empty());
+
+  EXPECT_EQ(kill(pid, 0), 0) << "the daemon died";
+  EXPECT_TRUE(mount_test::unmount(mnt));
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const std::string log = test_support::read_file(err);
+  EXPECT_EQ(count_of(log, "warning: the model file shrank while mounted"), 1u) << log;
+}
+
+TEST(ChangingFile, DeletedOrReplacedFileKeepsServingTheMountedBytes) {
+  REQUIRE_MOUNT();
+  TempDir dir;
+  const std::string whole =
+      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+  for (const bool replace : {false, true}) {
+    const fsys::path model = dir / "model.gguf";
+    test_support::write_file(model, whole);
+    mount_test::MountedModel m(model);
+    ASSERT_TRUE(m.mounted()) << m.result().err;
+    if (replace) {
+      // What a re-download usually does: write a new file and rename it over the old one.
+      test_support::write_file(dir / "new.gguf", std::string(1000, 'x'));
+      fsys::rename(dir / "new.gguf", model);
+    } else {
+      fsys::remove(model);
+    }
+    // The open descriptor keeps the old inode: the mounted model stays whole and consistent.
+    EXPECT_TRUE(test_support::read_file(m / "model.gguf") == whole) << "replace=" << replace;
+    EXPECT_TRUE(test_support::read_file(m / "tensors/output.weight/data") ==
+                whole.substr(5280 + 449056, 6720));
+    EXPECT_TRUE(m.unmount());
+    fsys::remove(model);
+  }
+}
+
+}  // namespace
