@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -270,15 +271,29 @@ void op_fallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*
   refuse(req);
 }
 
-// No extended attributes yet.
-void op_getxattr(fuse_req_t req, fuse_ino_t, const char*, size_t) {
-  fuse_reply_err(req, ENODATA);
-}
-void op_listxattr(fuse_req_t req, fuse_ino_t, size_t size) {
+// Extended attributes (model_xattrs.hpp): a size-0 request asks for the size; a buffer too small
+// gets ERANGE.
+void reply_xattr_bytes(fuse_req_t req, const std::string& bytes, size_t size) {
   if (size == 0)
-    fuse_reply_xattr(req, 0);
+    fuse_reply_xattr(req, bytes.size());
+  else if (size < bytes.size())
+    fuse_reply_err(req, ERANGE);
   else
-    fuse_reply_buf(req, nullptr, 0);
+    fuse_reply_buf(req, bytes.data(), bytes.size());
+}
+void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
+  guarded(req, [&] {
+    const Tree& tree = tree_of(req);
+    const std::string* value = tree.xattr(node_of(tree, ino), name);
+    if (!value) fail(ENODATA);
+    reply_xattr_bytes(req, *value, size);
+  });
+}
+void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
+  guarded(req, [&] {
+    const Tree& tree = tree_of(req);
+    reply_xattr_bytes(req, tree.xattr_names(node_of(tree, ino)), size);
+  });
 }
 
 fuse_lowlevel_ops make_operations() {

@@ -3,6 +3,8 @@
 #include "fs/content_range.hpp"
 #include "fs/content_text.hpp"
 #include "fs/decoded_files.hpp"
+#include "fs/index_files.hpp"
+#include "fs/model_xattrs.hpp"
 #include "fs/split_tree.hpp"
 #include "gguf/render.hpp"
 
@@ -52,8 +54,10 @@ std::shared_ptr<const Tree> build_model_tree(const gguf::ModelSet& models, const
   b.add_file(Tree::kRoot, "summary.txt",
              std::make_shared<LazyText>([models] { return gguf::render_set_summary(models); }));
   b.add_file(Tree::kRoot, "model.gguf", model_file_content(models));
+  add_index_files(b, models.shards);  // metadata.json, tensors.tsv, tensors.json
   add_metadata(b, model);
   add_tensors(b, models);
+  add_model_xattrs(b, models.shards);  // user.gguf.* on metadata/ files and tensors/ dirs
   b.keep_alive(std::make_shared<const gguf::ModelSet>(models));
   return std::move(b).finish();
 }

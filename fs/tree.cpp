@@ -73,6 +73,21 @@ struct stat Tree::stat_of(Index i) const {
   return st;
 }
 
+const std::string* Tree::xattr(Index i, std::string_view name) const {
+  for (const auto& [n, value] : nodes_[i].xattrs)
+    if (n == name) return &value;
+  return nullptr;
+}
+
+std::string Tree::xattr_names(Index i) const {
+  std::string list;
+  for (const auto& [n, value] : nodes_[i].xattrs) {
+    list += n;
+    list += '\0';
+  }
+  return list;
+}
+
 TreeBuilder::TreeBuilder(const TreeAttributes& attributes) {
   tree_.attributes_ = attributes;
   tree_.nodes_.push_back(Node{});  // the root: no name, its own parent, a directory
@@ -90,6 +105,17 @@ TreeBuilder::Index TreeBuilder::add_file(Index parent, std::string_view original
   const Index i = add(parent, original, NodeKind::file);
   tree_.nodes_[i].content = std::move(content);
   return i;
+}
+
+void TreeBuilder::add_xattr(Index i, std::string name, std::string value) {
+  auto& xattrs = tree_.nodes_.at(i).xattrs;
+  for (auto& [n, v] : xattrs) {
+    if (n == name) {
+      v = std::move(value);
+      return;
+    }
+  }
+  xattrs.emplace_back(std::move(name), std::move(value));
 }
 
 void TreeBuilder::keep_alive(std::shared_ptr<const void> owner) {

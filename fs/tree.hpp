@@ -16,6 +16,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "fs/content.hpp"
@@ -33,6 +34,8 @@ struct Node {
   std::vector<uint32_t> by_name;   // directories: children sorted by name, for lookup
   uint32_t subdirs = 0;            // directories: how many children are directories
   std::shared_ptr<const FileContent> content;  // files
+  // Extended attributes (name, value) in listing order: "user.gguf.type" ... (few per node).
+  std::vector<std::pair<std::string, std::string>> xattrs;
 
   bool is_dir() const { return kind == NodeKind::directory; }
 };
@@ -67,6 +70,10 @@ class Tree {
   std::string path_of(Index i) const;
   // stat(2) attributes: r--r--r-- files, r-xr-xr-x directories, exact sizes.
   struct stat stat_of(Index i) const;
+  // The value of extended attribute name on node i, or nullptr.
+  const std::string* xattr(Index i, std::string_view name) const;
+  // listxattr(2)'s answer for node i: every name followed by a NUL byte.
+  std::string xattr_names(Index i) const;
 
  private:
   friend class TreeBuilder;
@@ -86,6 +93,11 @@ class TreeBuilder {
   Index add_directory(Index parent, std::string_view original);
   Index add_file(Index parent, std::string_view original,
                  std::shared_ptr<const FileContent> content);
+  // Adds the extended attribute name (e.g. "user.gguf.type") to node i; a second value for the
+  // same name replaces the first.
+  void add_xattr(Index i, std::string name, std::string value);
+  // A node added so far (e.g. to find the children of a directory).
+  const Node& node(Index i) const { return tree_.nodes_.at(i); }
   // Keeps owner alive as long as the tree (e.g. the model the contents read from).
   void keep_alive(std::shared_ptr<const void> owner);
 

@@ -223,10 +223,10 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   uint64_t manifest_total = 0;
   for (const auto& row : test_support::alltypes_manifest()) manifest_total += row.bytes;
   EXPECT_EQ(data_total, manifest_total);
-  // summary.txt, model.gguf, metadata/, tensors/, 46 keys, 52 tensors with info, data,
-  // data.f32 and data.npy.
-  EXPECT_EQ(entries, 4u + 46u + 52u * 5u);
-  EXPECT_EQ(files, 2u + 46u + 52u * 4u);
+  // summary.txt, model.gguf, metadata.json, tensors.tsv, tensors.json, metadata/, tensors/,
+  // 46 keys, 52 tensors with info, data, data.f32 and data.npy.
+  EXPECT_EQ(entries, 7u + 46u + 52u * 5u);
+  EXPECT_EQ(files, 5u + 46u + 52u * 4u);
 
   const auto du = mount_test::run("/usr/bin/du", {"-sb", mnt().path().string()});
   ASSERT_EQ(du.exit_code, 0) << du.err;
@@ -235,7 +235,7 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   ASSERT_EQ(find.exit_code, 0) << find.err;
   size_t lines = 0;
   for (char c : find.out) lines += c == '\n';
-  EXPECT_EQ(lines, 1u + 4u + 46u + 52u * 5u);
+  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 5u);
 }
 
 TEST_F(AlltypesMount, DataFilesCanBeMapped) {
@@ -267,7 +267,8 @@ TEST_F(AlltypesMount, StatfsReportsTheModelSize) {
 
 TEST_F(AlltypesMount, ListingsFollowFileOrder) {
   const auto top = list_in_order(mnt().path());
-  EXPECT_EQ(top, (std::vector<std::string>{"summary.txt", "model.gguf", "metadata", "tensors"}));
+  EXPECT_EQ(top, (std::vector<std::string>{"summary.txt", "model.gguf", "metadata.json",
+                                            "tensors.tsv", "tensors.json", "metadata", "tensors"}));
   const auto tensors = list_in_order(mnt() / "tensors");
   ASSERT_EQ(tensors.size(), 52u);
   EXPECT_EQ(tensors[0], "types.f32.weight");

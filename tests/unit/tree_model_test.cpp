@@ -43,7 +43,7 @@ class AlltypesTree : public ::testing::Test {
 
 TEST_F(AlltypesTree, TopLevelLayout) {
   const Node& root = tree_->node(Tree::kRoot);
-  ASSERT_EQ(root.children.size(), 4u);
+  ASSERT_EQ(root.children.size(), 7u);  // + metadata.json, tensors.tsv, tensors.json
   EXPECT_TRUE(tree_->find("summary.txt").has_value());
   EXPECT_TRUE(tree_->node(*tree_->find("metadata")).is_dir());
   EXPECT_TRUE(tree_->node(*tree_->find("tensors")).is_dir());
