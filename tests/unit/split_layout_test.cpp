@@ -201,3 +201,32 @@ TEST(MergedLayout, MixedByteOrdersAreRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+// gguf-split --no-tensor-first-split: the first shard holds only metadata. Its last entry's
+// encoding ends where the (absent) tensor infos would start: 24 + 120 + 82 = 226 bytes.
+TEST(MergedLayout, MetadataOnlyFirstShard) {
+  gguf::Writer first;
+  first.add("general.architecture", gguf::OwnedValue::string("llama"));
+  first.add("general.name", gguf::OwnedValue::string("split-test"));
+  first.add("llama.block_count", gguf::OwnedValue::u32(1));
+  first.add("split.no", gguf::OwnedValue::u16(0));
+  first.add("split.count", gguf::OwnedValue::u16(3));
+  first.add("split.tensors.count", gguf::OwnedValue::i32(4));
+  ASSERT_EQ(first.infos_end(), 226u);
+  std::vector<gguf::ModelPtr> shards = {parse_bytes(first.to_bytes())};
+  for (uint16_t no = 1; no < 3; ++no)
+    shards.push_back(parse_bytes(split_shard_writer(no, 3, 4).to_bytes()));
+  auto layout = std::make_shared<const gguf::MergedLayout>(gguf::merge_layout(shards));
+  // 24 + 120 + 4 infos of 39 bytes = 300, aligned: 320; 4 tensors of 32 bytes each.
+  EXPECT_EQ(layout->data_offset, 320u);
+  EXPECT_EQ(layout->size, 320u + 128u);
+  const gguf::ModelPtr merged = gguf::parse(gguf::merged_source(shards, layout, "m"));
+  EXPECT_TRUE(merged->warnings.empty());
+  ASSERT_EQ(merged->tensors.size(), 4u);
+  EXPECT_EQ(merged->tensors[0].name, "blk.1.a");
+  EXPECT_EQ(merged->metadata.size(), 3u);
+}
+
+}  // namespace
