@@ -2,6 +2,9 @@
 //   gguffs [options] MODEL.gguf MOUNTPOINT
 //   gguffs summary MODEL.gguf       print summary.txt
 //   gguffs check MODEL.gguf         print the warnings; exit 0 when the file loads
+//   gguffs ls [-l] MODEL [PATH]     list what the mount would show at PATH, without mounting
+//   gguffs cat MODEL PATH           print the file the mount would show at PATH
+//   gguffs -u MOUNTPOINT            unmount
 #pragma once
 
 #include <stdexcept>
@@ -11,14 +14,17 @@
 namespace gguffs {
 
 struct CommandLine {
-  enum class Action { mount, summary, check, help, version };
+  enum class Action { mount, summary, check, ls, cat, unmount, help, version };
   Action action = Action::mount;
   std::string model;
-  std::string mount_point;
-  bool foreground = false;                 // -f
-  bool debug = false;                      // -d (implies -f)
+  std::string mount_point;    // mount: empty for the default (auto_mount_point.hpp); -u: the target
+  std::string path;           // ls, cat: the path inside the mount ("" is the root)
+  bool long_listing = false;  // ls -l
+  bool verbose = false;       // -v: what was parsed and how long it took, on stderr
+  bool foreground = false;    // -f
+  bool debug = false;         // -d (implies -f)
   bool single_thread = false;              // -s
-  bool single = false;  // --single: a shard of a split model as an ordinary file
+  bool single = false;                     // --single: a shard of a split model as an ordinary file
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
 };
 

@@ -3,18 +3,24 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <system_error>
 
 #define FUSE_USE_VERSION 34
 #include <fuse3/fuse_lowlevel.h>
 
+#include "fs/auto_mount_point.hpp"
 #include "fs/cli.hpp"
 #include "fs/exit_codes.hpp"
 #include "fs/model_tree.hpp"
 #include "fs/mount.hpp"
 #include "fs/mount_point.hpp"
+#include "fs/offline_commands.hpp"
+#include "fs/unmount.hpp"
+#include "fs/verbose_report.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render.hpp"
 #include "gguf/split.hpp"
@@ -33,6 +39,19 @@ int fail(ExitCode code, const std::string& message) {
   return code;
 }
 
+// Parses the model (all shards) and builds the tree; -v reports both on stderr.
+std::shared_ptr<const Tree> load_tree(const CommandLine& cl) {
+  const auto started = std::chrono::steady_clock::now();
+  const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
+  const auto parsed = std::chrono::steady_clock::now();
+  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
+  if (cl.verbose) {
+    fmt::print(stderr, "{}{}", parse_report(models.shards, parsed - started),
+               tree_report(tree->size(), std::chrono::steady_clock::now() - parsed));
+  }
+  return tree;
+}
+
 int run(const CommandLine& cl, const std::string& version) {
   switch (cl.action) {
     case CommandLine::Action::help:
@@ -47,13 +66,26 @@ int run(const CommandLine& cl, const std::string& version) {
     case CommandLine::Action::check:
       print(gguf::render_set_warnings(gguf::open_model_set(cl.model, cl.single)));
       return kExitOk;
+    case CommandLine::Action::ls:
+      list_path(*load_tree(cl), cl.path, cl.long_listing, stdout);
+      return kExitOk;
+    case CommandLine::Action::cat:
+      cat_path(*load_tree(cl), cl.path, STDOUT_FILENO);
+      return kExitOk;
+    case CommandLine::Action::unmount:
+      unmount_mount_point(cl.mount_point);
+      return kExitOk;
     case CommandLine::Action::mount:
       break;
   }
-  check_mount_point(cl.mount_point);
-  const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
-  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
-  return mount_and_serve(cl, std::move(tree));
+  // Without a mount point: ./<model name>, created now and removed once the mount ends (in the
+  // daemon, when run returns) or when mounting fails.
+  CommandLine mount_cl = cl;
+  std::optional<AutoMountPoint> auto_point;
+  if (cl.mount_point.empty())
+    mount_cl.mount_point = auto_point.emplace(default_mount_point(cl.model)).path();
+  check_mount_point(mount_cl.mount_point);
+  return mount_and_serve(mount_cl, load_tree(cl));
 }
 
 }  // namespace
@@ -65,6 +97,8 @@ int run_program(const std::vector<std::string>& args, const std::string& version
     return fail(kExitUsage, std::string(e.what()) + " (see gguffs --help)");
   } catch (const gguf::FormatError& e) {
     return fail(exit_code_for(e.kind()), e.what());
+  } catch (const PathError& e) {
+    return fail(kExitUsage, e.what());
   } catch (const MountPointError& e) {
     return fail(kExitMountPoint, e.what());
   } catch (const FuseError& e) {

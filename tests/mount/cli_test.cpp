@@ -39,7 +39,6 @@ TEST(Cli, UsageErrorsExitWith2) {
   TempDir dir;
   for (const auto& args :
        std::vector<std::vector<std::string>>{{},
-                                             {kAlltypes},
                                              {"--bogus", kAlltypes, dir.path().string()},
                                              {"-o", "rw", kAlltypes, dir.path().string()},
                                              {"-o"},
