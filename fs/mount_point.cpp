@@ -38,8 +38,14 @@ void check_mount_point(const std::string& path) {
   // A mount point lives on another device than its parent, or is its own parent ("/").
   struct stat parent;
   if (stat((path + "/..").c_str(), &parent) == 0 &&
-      (parent.st_dev != st.st_dev || parent.st_ino == st.st_ino))
+      (parent.st_dev != st.st_dev || parent.st_ino == st.st_ino)) {
+    // A FUSE daemon that was killed leaves its mount behind; stat may still answer from the
+    // kernel's attribute cache, but listing it fails with ENOTCONN.
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(path.c_str()), closedir);
+    if (!dir && errno == ENOTCONN)
+      refuse(path, "mount point is a disconnected FUSE mount (run: fusermount3 -u " + path + ")");
     refuse(path, "already a mount point");
+  }
   if (!is_empty_directory(path)) refuse(path, "mount point is not empty");
 }
 
