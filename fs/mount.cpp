@@ -69,6 +69,11 @@ std::string fuse_option_list(const CommandLine& cl) {
   if (!has_option(cl, "subtype")) list += ",subtype=gguffs";
   for (const std::string& o : cl.mount_options)
     if (o != "ro") list += "," + o;
+  // Other users only get in when asked for, and then the kernel checks the files' modes
+  // (r--r--r--, owned by the mounting user) instead of letting everyone through.
+  if ((has_option(cl, "allow_other") || has_option(cl, "allow_root")) &&
+      !has_option(cl, "default_permissions"))
+    list += ",default_permissions";
   return list;
 }
 

@@ -18,7 +18,8 @@ class FuseError : public std::runtime_error {
 };
 
 // The -o list handed to libfuse: always ro, fsname = the model path and subtype = gguffs unless
-// the user gave them, then the user's options.
+// the user gave them, then the user's options; default_permissions is added to allow_other and
+// allow_root.
 std::string fuse_option_list(const CommandLine& cl);
 
 // Mounts tree at cl.mount_point and serves it; returns the exit code once unmounted (0 after
