@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -18,8 +19,12 @@ namespace gguffs {
 
 namespace {
 
+const Session& session_of(fuse_req_t req) {
+  return *static_cast<const Session*>(fuse_req_userdata(req));
+}
+
 const Tree& tree_of(fuse_req_t req) {
-  return *static_cast<const Tree*>(fuse_req_userdata(req));
+  return session_of(req).tree;
 }
 
 // Runs body; on an exception replies with the matching errno. body must reply itself and must
@@ -60,7 +65,16 @@ fuse_entry_param entry_of(const Tree& tree, Tree::Index i) {
   return e;
 }
 
-void op_init(void*, fuse_conn_info* conn) {
+void op_init(void* userdata, fuse_conn_info* conn) {
+  auto* session = static_cast<Session*>(userdata);
+  if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) {
+    conn->want |= FUSE_CAP_NO_OPEN_SUPPORT;
+    session->no_open = true;
+  }
+  if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) {
+    conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
+    session->no_opendir = true;
+  }
   // Without SPLICE_WRITE libfuse copies every tensor read through a buffer.
   if (conn->capable & FUSE_CAP_SPLICE_WRITE) conn->want |= FUSE_CAP_SPLICE_WRITE;
   if (conn->capable & FUSE_CAP_READDIRPLUS) conn->want |= FUSE_CAP_READDIRPLUS;
@@ -107,6 +121,7 @@ void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
     const Tree& tree = tree_of(req);
     if (!tree.node(node_of(tree, ino)).is_dir()) fail(ENOTDIR);
+    if (session_of(req).no_opendir) fail(ENOSYS);
     fi->cache_readdir = 1;
     fi->keep_cache = 1;
     fuse_reply_open(req, fi);
@@ -158,6 +173,8 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     const Node& n = tree.node(node_of(tree, ino));
     if (n.is_dir()) fail(EISDIR);
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) fail(EROFS);
+    // The mount is read-only, so the kernel refuses writable opens before they get here.
+    if (session_of(req).no_open && n.content->may_be_mapped()) fail(ENOSYS);
     // The files never change: keep the page cache across opens. No direct_io unless the content
     // asks for it, because direct_io makes mmap fail.
     fi->keep_cache = 1;
@@ -284,7 +301,13 @@ void reply_xattr_bytes(fuse_req_t req, const std::string& bytes, size_t size) {
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
   guarded(req, [&] {
     const Tree& tree = tree_of(req);
-    const std::string* value = tree.xattr(node_of(tree, ino), name);
+    const Tree::Index node = node_of(tree, ino);
+    // Only user.* attributes exist here. For the others (security.selinux, system.posix_acl_*,
+    // which `ls -l` asks for on every file) answer "not supported" rather than "no such
+    // attribute": ls and libacl remember that per filesystem and stop asking, which makes the
+    // first `ls -lR` of a large model several times faster (docs/BENCHMARKS.md).
+    if (std::string_view(name).substr(0, 5) != "user.") fail(ENOTSUP);
+    const std::string* value = tree.xattr(node, name);
     if (!value) fail(ENODATA);
     reply_xattr_bytes(req, *value, size);
   });

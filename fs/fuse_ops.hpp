@@ -7,6 +7,19 @@
 
 namespace gguffs {
 
+class Tree;
+
+// One mounted session: the tree it serves (the session's userdata), and what the kernel agreed
+// to in init. With "no open" granted, open and opendir answer ENOSYS once and the kernel stops
+// sending them: two round trips fewer per file and per directory, while the page cache is kept
+// (the kernel then opens with keep_cache and cache_dir by itself).
+struct Session {
+  explicit Session(const Tree& t) : tree(t) {}
+  const Tree& tree;
+  bool no_open = false;
+  bool no_opendir = false;
+};
+
 // The operations table (read-only filesystem: every writing operation answers EROFS).
 const fuse_lowlevel_ops& tree_operations();
 

@@ -33,15 +33,15 @@ struct SessionDeleter {
 };
 using SessionPtr = std::unique_ptr<fuse_session, SessionDeleter>;
 
-SessionPtr new_session(const CommandLine& cl, const Tree& tree) {
+SessionPtr new_session(const CommandLine& cl, Session& session) {
   std::vector<std::string> args = {"gguffs", "-o", fuse_option_list(cl)};
   if (cl.debug) args.push_back("-d");
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
   const fuse_lowlevel_ops& ops = tree_operations();
-  // The tree is the session's userdata; the callbacks only read it.
-  SessionPtr se(fuse_session_new(&fargs, &ops, sizeof(ops), const_cast<Tree*>(&tree)));
+  // The Session (the tree, and what init agreed) is the userdata; nothing is global.
+  SessionPtr se(fuse_session_new(&fargs, &ops, sizeof(ops), &session));
   fuse_opt_free_args(&fargs);
   if (!se) throw UsageError("invalid mount options: " + fuse_option_list(cl));
   return se;
@@ -79,7 +79,8 @@ std::string fuse_option_list(const CommandLine& cl) {
 
 int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree) {
   if (access("/dev/fuse", F_OK) != 0) throw FuseError("/dev/fuse does not exist (is FUSE loaded?)");
-  SessionPtr se = new_session(cl, *tree);
+  Session session(*tree);  // outlives se
+  SessionPtr se = new_session(cl, session);
   if (fuse_set_signal_handlers(se.get()) != 0) throw FuseError("cannot set signal handlers");
   if (fuse_session_mount(se.get(), cl.mount_point.c_str()) != 0) {
     fuse_remove_signal_handlers(se.get());
