@@ -44,6 +44,9 @@ uint64_t checked_sum(uint64_t a, uint64_t b, const std::string& file) {
   return out;
 }
 
+// The most zero padding kept in the header string; more becomes a zeros segment.
+constexpr uint64_t kMaxHeaderPadding = 4096;
+
 uint64_t align_up(uint64_t x, uint64_t alignment, const std::string& file) {
   const uint64_t r = x % alignment;
   return r == 0 ? x : checked_sum(x, alignment - r, file);
@@ -120,11 +123,19 @@ MergedLayout merge_layout(const std::vector<ModelPtr>& shards) {
       append_tensor_info(layout.header, t, layout.tensor_offsets[k++], be);
   }
   layout.data_offset = align_up(layout.header.size(), layout.alignment, name);
-  layout.header.resize(layout.data_offset, '\0');
+  // general.alignment may be any power of two up to 2^31: padding beyond a page is served as a
+  // zeros segment, not held in memory (two 200-byte shards once took 2 GiB here).
+  const uint64_t padded_header =
+      std::min<uint64_t>(layout.data_offset, layout.header.size() + kMaxHeaderPadding);
+  layout.header.resize(padded_header, '\0');
   layout.size = checked_sum(layout.data_offset, data_size, name);
 
   // Where every byte comes from.
-  layout.segments.push_back({MergedSegment::Kind::header, 0, layout.data_offset, 0, 0, 0});
+  layout.segments.push_back({MergedSegment::Kind::header, 0, padded_header, 0, 0, 0});
+  if (padded_header < layout.data_offset) {
+    layout.segments.push_back(
+        {MergedSegment::Kind::zeros, padded_header, layout.data_offset - padded_header, 0, 0, 0});
+  }
   uint64_t at = layout.data_offset;
   k = 0;
   for (uint32_t shard = 0; shard < shards.size(); ++shard) {

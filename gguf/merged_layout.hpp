@@ -31,7 +31,9 @@ struct MergedSegment {
 };
 
 struct MergedLayout {
-  std::string header;  // bytes [0, data_offset): magic to the padding before the data
+  // Bytes from the magic to the padding before the data: [0, data_offset), except that padding
+  // beyond 4 KiB (a huge general.alignment) is a zeros segment after it.
+  std::string header;
   uint64_t alignment = 32;
   uint64_t data_offset = 0;
   uint64_t size = 0;  // the merged file's size
