@@ -7,75 +7,32 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <iterator>
 #include <unordered_set>
 
+#include "gguf/json_text.hpp"
 #include "gguf/render.hpp"
 #include "gguf/render_text.hpp"
+#include "gguf/utf8.hpp"
 
 namespace gguf {
 
 namespace {
 
 using render_detail::append_escaped_line;
-using render_detail::append_scalar;
-using render_detail::utf8_sequence_length;
+using render_detail::append_hex;
+using render_detail::append_json_list;
+using render_detail::append_json_number;
+using render_detail::append_json_string;
 
-constexpr char kHex[] = "0123456789abcdef";
-
-void append_hex(std::string& out, std::string_view bytes) {
-  out.reserve(out.size() + bytes.size() * 2);
-  for (const char ch : bytes) {
-    const auto c = static_cast<unsigned char>(ch);
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
-  }
-}
-
-// A JSON string of valid UTF-8 text. Runs of bytes that need no escape go in with one append.
-void append_json_string(std::string& out, std::string_view s) {
+// "name": "<bytes in hex>": the exact bytes of a string that is not valid UTF-8 (this file
+// promises them as hex rather than as json_text's surrogate escapes).
+void append_hex_field(std::string& out, std::string_view name, std::string_view bytes) {
   out.push_back('"');
-  size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      default: {
-        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out.append(esc, 6);
-      }
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
+  out.append(name);
+  out.append("\": \"");
+  append_hex(out, bytes);
   out.push_back('"');
-}
-
-// A number; non-finite floats as the strings "nan", "-nan", "inf", "-inf".
-void append_json_number(std::string& out, const Value& v) {
-  bool finite = true;
-  if (v.type == ValueType::FLOAT32) finite = std::isfinite(v.f32());
-  if (v.type == ValueType::FLOAT64) finite = std::isfinite(v.f64());
-  if (!finite) out.push_back('"');
-  append_scalar(out, v);  // integers exact, BOOL true/false, floats shortest
-  if (!finite) out.push_back('"');
 }
 
 void append_json_array_fields(std::string& out, const ArrayRef& array);
@@ -87,9 +44,9 @@ void append_json_element(std::string& out, const Value& v) {
       if (is_valid_utf8(v.str)) {
         append_json_string(out, v.str);
       } else {
-        out.append("{\"hex\": \"");
-        append_hex(out, v.str);
-        out.append("\"}");
+        out.push_back('{');
+        append_hex_field(out, "hex", v.str);
+        out.push_back('}');
       }
       return;
     case ValueType::ARRAY:
@@ -104,14 +61,9 @@ void append_json_element(std::string& out, const Value& v) {
 
 // "element_type": ..., "count": ..., "value": [...]
 void append_json_array_fields(std::string& out, const ArrayRef& array) {
-  fmt::format_to(std::back_inserter(out), "\"element_type\": \"{}\", \"count\": {}, \"value\": [",
+  fmt::format_to(std::back_inserter(out), "\"element_type\": \"{}\", \"count\": {}, \"value\": ",
                  value_type_name(array.element_type), array.count);
-  array.for_each([&out](uint64_t index, const Value& element) {
-    if (index != 0) out.append(", ");
-    append_json_element(out, element);
-    return true;
-  });
-  out.push_back(']');
+  append_json_list(out, array, ", ", append_json_element);
 }
 
 // The object describing one metadata value (after its name); extra fields go after "type".
@@ -126,9 +78,7 @@ void append_json_value_object(std::string& out, const Value& v, std::string_view
         out.append("\"value\": ");
         append_json_string(out, v.str);
       } else {
-        out.append("\"value_hex\": \"");
-        append_hex(out, v.str);
-        out.push_back('"');
+        append_hex_field(out, "value_hex", v.str);
       }
       break;
     case ValueType::ARRAY:
@@ -171,16 +121,6 @@ uint32_t dims_of(const TensorInfo& t) {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view bytes) {
-  size_t i = 0;
-  while (i < bytes.size()) {
-    const size_t len = utf8_sequence_length(bytes, i);
-    if (len == 0) return false;
-    i += len;
-  }
-  return true;
-}
-
 std::string value_type_label(const Value& v) {
   std::string label(value_type_name(v.type));
   if (v.type == ValueType::ARRAY) {
@@ -214,9 +154,8 @@ std::string render_metadata_json(const Model& model) {
     // The original key, when the name is not exactly it.
     std::string key_field;
     if (!is_valid_utf8(e.key)) {
-      key_field = "\"key_hex\": \"";
-      append_hex(key_field, e.key);
-      key_field += "\", ";
+      append_hex_field(key_field, "key_hex", e.key);
+      key_field += ", ";
     } else if (name != e.key) {
       key_field = "\"key\": ";
       append_json_string(key_field, e.key);
@@ -259,9 +198,8 @@ std::string render_tensors_json(const std::vector<const Model*>& models) {
     first = false;
     append_json_string(out, printable_name(t.name));
     if (!is_valid_utf8(t.name)) {
-      out.append(", \"name_hex\": \"");
-      append_hex(out, t.name);
-      out.push_back('"');
+      out.append(", ");
+      append_hex_field(out, "name_hex", t.name);
     }
     out.append(", \"type\": ");
     append_json_string(out, type_name_of(t));

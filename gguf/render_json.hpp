@@ -46,9 +46,6 @@ std::string render_tensors_json(const std::vector<const Model*>& models);
 inline constexpr std::string_view kTensorsTsvHeader =
     "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset";
 
-// True when bytes is valid UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
-bool is_valid_utf8(std::string_view bytes);
-
 // The xattr user.gguf.type of a metadata value: "UINT32", "STRING", "ARRAY[STRING]",
 // "ARRAY[ARRAY]".
 std::string value_type_label(const Value& v);

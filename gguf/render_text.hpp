@@ -1,5 +1,6 @@
 // Private building blocks of the renderers (render_*.cpp): append-style helpers so that large
-// arrays render into one reserved string without temporaries.
+// arrays render into one reserved string without temporaries. The JSON pieces are in
+// json_text.hpp.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +11,6 @@
 
 namespace gguf::render_detail {
 
-// Length of the valid, strict UTF-8 sequence (no overlongs, surrogates or code points above
-// U+10FFFF) starting at s[i], or 0 when s[i] does not start one.
-size_t utf8_sequence_length(std::string_view s, size_t i);
-
 // escape_line's rules, appended to out.
 void append_escaped_line(std::string& out, std::string_view bytes);
 
@@ -23,6 +20,11 @@ void append_one_line(std::string& out, std::string_view bytes);
 
 // render_scalar's rules, appended to out. An ARRAY appends "[N x TYPE]".
 void append_scalar(std::string& out, const Value& v);
+
+// Lowercase hex, two digits per byte: the "..._hex" fields of the JSON files and the digits of
+// every escape (\xHH, \u00HH, \udcHH).
+void append_hex(std::string& out, std::string_view bytes);
+void append_hex_byte(std::string& out, unsigned char byte);
 
 // 1234567 -> "1,234,567" (Java's "%,d").
 std::string group_digits(uint64_t n);
