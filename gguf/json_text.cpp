@@ -17,25 +17,13 @@ constexpr auto is_json_ascii = [](unsigned char c) {
 constexpr Utf8Screen kJsonScreen(is_json_ascii);
 
 void escape_json_byte(std::string& out, unsigned char c) {
-  switch (c) {
-    case '"':
-      out.append("\\\"");
-      return;
-    case '\\':
-      out.append("\\\\");
-      return;
-    case '\n':
-      out.append("\\n");
-      return;
-    case '\r':
-      out.append("\\r");
-      return;
-    case '\t':
-      out.append("\\t");
-      return;
-    default:  // controls and DEL as themselves, bytes outside valid UTF-8 as surrogates
-      out.append(c < 0x80 ? "\\u00" : "\\udc");
-      append_hex_byte(out, c);
+  if (c == '"' || c == '\\') {
+    out.push_back('\\');
+    out.push_back(static_cast<char>(c));
+  } else if (!append_short_escape(out, c)) {
+    // Controls and DEL as themselves, bytes outside valid UTF-8 as lone surrogates.
+    out.append(c < 0x80 ? "\\u00" : "\\udc");
+    append_hex_byte(out, c);
   }
 }
 

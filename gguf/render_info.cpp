@@ -10,8 +10,8 @@
 namespace gguf {
 
 std::string render_tensor_info(const Model& model, const TensorInfo& tensor) {
+  using render_detail::append_each_line;
   using render_detail::append_escaped_line;
-  using render_detail::append_one_line;
   std::string out;
   auto line = std::back_inserter(out);
 
@@ -45,11 +45,7 @@ std::string render_tensor_info(const Model& model, const TensorInfo& tensor) {
     fmt::format_to(line, "npy_dtype: {}\n", decoded.npy_dtype);
   else
     fmt::format_to(line, "decoded: none ({})\n", decoded.reason);
-  for (const std::string& warning : tensor.warnings) {
-    out.append("warning: ");
-    append_one_line(out, warning);
-    out.push_back('\n');
-  }
+  append_each_line(out, "warning: ", tensor.warnings);
   return out;
 }
 

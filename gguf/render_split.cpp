@@ -24,6 +24,7 @@ std::string base_name(const std::string& path) {
 
 std::string render_set_summary(const ModelSet& set) {
   if (!set.is_split() || !set.merged) return render_summary(*set.first());
+  using render_detail::append_each_line;
   using render_detail::append_one_line;
   using render_detail::group_digits;
   const ModelPtr merged = parse(merged_source(set.shards, set.merged, "model.gguf"));
@@ -41,11 +42,7 @@ std::string render_set_summary(const ModelSet& set) {
       fmt::format_to(line, ", missing {} bytes of tensor data (partial file)",
                      group_digits(missing));
     out.push_back('\n');
-    for (const std::string& w : m.warnings) {
-      out.append("  warning: ");
-      append_one_line(out, w);
-      out.push_back('\n');
-    }
+    append_each_line(out, "  warning: ", m.warnings);
   }
   return out;
 }
@@ -54,10 +51,12 @@ std::string render_set_warnings(const ModelSet& set) {
   if (!set.is_split()) return render_warnings(*set.first());
   std::string out;
   for (const ModelPtr& m : set.shards) {
-    for (const std::string& w : m->warnings) {
-      render_detail::append_one_line(out, base_name(m->name()) + ": " + w);
-      out.push_back('\n');
-    }
+    // Escaping works per character and ": " is ASCII, so this is the same text as escaping
+    // "name: warning" whole.
+    std::string prefix;
+    render_detail::append_one_line(prefix, base_name(m->name()));
+    prefix += ": ";
+    render_detail::append_each_line(out, prefix, m->warnings);
   }
   return out;
 }

@@ -15,6 +15,7 @@ namespace gguf {
 
 namespace {
 
+using render_detail::append_each_line;
 using render_detail::append_one_line;
 using render_detail::append_scalar;
 using render_detail::group_digits;
@@ -177,21 +178,14 @@ std::string render_summary(const Model& model) {
     out.append("warnings: none\n");
   } else {
     fmt::format_to(std::back_inserter(out), "warnings: {}\n", model.warnings.size());
-    for (const std::string& w : model.warnings) {
-      out.append(" - ");
-      append_one_line(out, w);
-      out.push_back('\n');
-    }
+    append_each_line(out, " - ", model.warnings);
   }
   return out;
 }
 
 std::string render_warnings(const Model& model) {
   std::string out;
-  for (const std::string& w : model.warnings) {
-    append_one_line(out, w);
-    out.push_back('\n');
-  }
+  append_each_line(out, "", model.warnings);
   return out;
 }
 

@@ -23,22 +23,11 @@ constexpr Utf8Screen kLineScreen(is_line_ascii);
 
 template <bool kDoubleBackslash>
 void escape_line_byte(std::string& out, unsigned char c) {
-  switch (c) {
-    case '\\':
-      out.append(kDoubleBackslash ? "\\\\" : "\\");
-      return;
-    case '\n':
-      out.append("\\n");
-      return;
-    case '\r':
-      out.append("\\r");
-      return;
-    case '\t':
-      out.append("\\t");
-      return;
-    default:  // other controls, DEL, bytes that are not part of valid UTF-8
-      out.append("\\x");
-      append_hex_byte(out, c);
+  if (c == '\\') {
+    out.append(kDoubleBackslash ? "\\\\" : "\\");
+  } else if (!append_short_escape(out, c)) {
+    out.append("\\x");  // other controls, DEL, bytes that are not part of valid UTF-8
+    append_hex_byte(out, c);
   }
 }
 
@@ -67,6 +56,31 @@ void append_escaped_line(std::string& out, std::string_view bytes) {
 
 void append_one_line(std::string& out, std::string_view bytes) {
   kLineScreen.append_escaped(out, bytes, escape_line_byte<false>);
+}
+
+void append_each_line(std::string& out, std::string_view prefix,
+                      const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) {
+    out.append(prefix);
+    append_one_line(out, line);
+    out.push_back('\n');
+  }
+}
+
+bool append_short_escape(std::string& out, unsigned char byte) {
+  switch (byte) {
+    case '\n':
+      out.append("\\n");
+      return true;
+    case '\r':
+      out.append("\\r");
+      return true;
+    case '\t':
+      out.append("\\t");
+      return true;
+    default:
+      return false;
+  }
 }
 
 void append_hex_byte(std::string& out, unsigned char byte) {

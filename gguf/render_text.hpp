@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gguf/value.hpp"
 
@@ -17,6 +18,15 @@ void append_escaped_line(std::string& out, std::string_view bytes);
 // For human-readable single lines (warnings, names in the summary): like append_escaped_line,
 // but a backslash stays a single backslash, since these lines are not meant to be un-escaped.
 void append_one_line(std::string& out, std::string_view bytes);
+
+// prefix, then the line with append_one_line's escapes, then a newline, for each line: the
+// warning lists of info, summary.txt and `gguffs check`.
+void append_each_line(std::string& out, std::string_view prefix,
+                      const std::vector<std::string>& lines);
+
+// The escapes both escape_line and JSON write the same way: \n, \r and \t. Appends one and
+// returns true when byte is one of those three.
+bool append_short_escape(std::string& out, unsigned char byte);
 
 // render_scalar's rules, appended to out. An ARRAY appends "[N x TYPE]".
 void append_scalar(std::string& out, const Value& v);
