@@ -15,6 +15,11 @@ inline float signed_by(float v, uint8_t signs, int j) {
   return v * ((signs & kMaskIq2xs[j]) ? -1.0f : 1.0f);
 }
 
+// The IQ2 types' scale of a group from its 4-bit field s: d * (0.5 + s) * 0.25.
+inline float iq2_scale(float d, uint32_t s) {
+  return d * (0.5f + static_cast<float>(s)) * 0.25f;
+}
+
 // Eight outputs: db * grid[j] * sign_j.
 inline void grid8(float* y, float db, const uint8_t* grid, uint8_t signs) {
   for (int j = 0; j < 8; ++j) y[j] = signed_by(db * static_cast<float>(grid[j]), signs, j);
@@ -31,7 +36,7 @@ void decode_iq2_xxs(const uint8_t* src, size_t n, float* dst) {
     for (int ib = 0; ib < 8; ++ib) {
       const uint8_t* g = src + 2 + 8 * ib;
       const uint32_t a1 = load_u32(g + 4);
-      const float db = d * (0.5f + static_cast<float>(a1 >> 28)) * 0.25f;
+      const float db = iq2_scale(d, a1 >> 28);
       for (int l = 0; l < 4; ++l, dst += 8) {
         grid8(dst, db, kIq2xxsGrid[g[l]], kSignsIq2xs[(a1 >> (7 * l)) & 127]);
       }
@@ -46,8 +51,7 @@ void decode_iq2_xs(const uint8_t* src, size_t n, float* dst) {
     const float d = half_at(src);
     const uint8_t* scales = src + 66;
     for (int ib = 0; ib < 8; ++ib) {
-      const float db[2] = {d * (0.5f + static_cast<float>(scales[ib] & 15)) * 0.25f,
-                           d * (0.5f + static_cast<float>(scales[ib] >> 4)) * 0.25f};
+      const float db[2] = {iq2_scale(d, scales[ib] & 15), iq2_scale(d, scales[ib] >> 4)};
       for (int l = 0; l < 4; ++l, dst += 8) {
         const uint16_t v = load_u16(src + 2 + 2 * (4 * ib + l));
         grid8(dst, db[l / 2], kIq2xsGrid[v & 511], kSignsIq2xs[v >> 9]);
@@ -66,8 +70,7 @@ void decode_iq2_s(const uint8_t* src, size_t n, float* dst) {
     const uint8_t* qh = src + 66;
     const uint8_t* scales = src + 74;
     for (int ib = 0; ib < 8; ++ib) {
-      const float db[2] = {d * (0.5f + static_cast<float>(scales[ib] & 15)) * 0.25f,
-                           d * (0.5f + static_cast<float>(scales[ib] >> 4)) * 0.25f};
+      const float db[2] = {iq2_scale(d, scales[ib] & 15), iq2_scale(d, scales[ib] >> 4)};
       for (int l = 0; l < 4; ++l, dst += 8) {
         const int index = qs[4 * ib + l] | ((qh[ib] >> (2 * l)) & 3) << 8;
         grid8(dst, db[l / 2], kIq2sGrid[index], signs[4 * ib + l]);
