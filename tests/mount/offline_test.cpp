@@ -144,7 +144,9 @@ TEST(Offline, CatStreamsABigDecodedTensorInSmallMemory) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   struct rusage usage = {};
   getrusage(RUSAGE_CHILDREN, &usage);
+#if !defined(__SANITIZE_ADDRESS__)  // ASan's shadow memory and quarantine inflate RSS by design
   EXPECT_LT(usage.ru_maxrss, 40 * 1024) << "KiB";  // the output is 64 MiB
+#endif
   const std::string out = read_file(dir / "big.f32");
   ASSERT_EQ(out.size(), kElements * 4);
   const float one = 1.0f;
