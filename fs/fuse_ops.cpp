@@ -12,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "fs/readahead.hpp"
 #include "fs/tree.hpp"
 #include "fs/truncation_guard.hpp"
 
@@ -19,8 +20,13 @@ namespace gguffs {
 
 namespace {
 
-const Session& session_of(fuse_req_t req) {
-  return *static_cast<const Session*>(fuse_req_userdata(req));
+Session& session_of(fuse_req_t req) {
+  Session& session = *static_cast<Session*>(fuse_req_userdata(req));
+  if (session.readahead_pending.load(std::memory_order_relaxed) &&
+      session.readahead_pending.exchange(false)) {
+    raise_readahead(session.readahead_mount_point, kMaxWrite / 1024);
+  }
+  return session;
 }
 
 const Tree& tree_of(fuse_req_t req) {

@@ -5,6 +5,9 @@
 #define FUSE_USE_VERSION 34
 #include <fuse3/fuse_lowlevel.h>
 
+#include <atomic>
+#include <string>
+
 namespace gguffs {
 
 class Tree;
@@ -18,6 +21,10 @@ struct Session {
   const Tree& tree;
   bool no_open = false;
   bool no_opendir = false;
+  // Set before serving to raise the mount's read-ahead (readahead.hpp). The kernel sets the
+  // read-ahead from init's reply, so it is applied by the first request after init.
+  std::string readahead_mount_point;
+  std::atomic<bool> readahead_pending{false};
 };
 
 // The operations table (read-only filesystem: every writing operation answers EROFS).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fs/fuse_ops.hpp"
+#include "fs/readahead.hpp"
 
 namespace gguffs {
 
@@ -82,6 +83,8 @@ int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree) {
   Session session(*tree);  // outlives se
   SessionPtr se = new_session(cl, session);
   if (fuse_set_signal_handlers(se.get()) != 0) throw FuseError("cannot set signal handlers");
+  session.readahead_mount_point = resolve_mount_point(cl.mount_point);
+  session.readahead_pending = true;
   if (fuse_session_mount(se.get(), cl.mount_point.c_str()) != 0) {
     fuse_remove_signal_handlers(se.get());
     throw FuseError(cl.mount_point + ": mount failed");
