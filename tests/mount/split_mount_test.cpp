@@ -31,21 +31,6 @@ std::string shard_path(int k) {
   return fixture("split/split-0000" + std::to_string(k) + "-of-00003.gguf").string();
 }
 
-std::string pread_range(const std::string& file, uint64_t offset, uint64_t size) {
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  EXPECT_GE(fd, 0) << file;
-  std::string out(size, '\0');
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  close(fd);
-  EXPECT_EQ(done, size) << file;
-  return out;
-}
-
 bool same_value(const gguf::Value& a, const gguf::Value& b) {
   return a.type == b.type && a.bits == b.bits && a.str == b.str &&
          a.array.element_type == b.array.element_type && a.array.count == b.array.count &&
@@ -83,7 +68,8 @@ TEST_P(SplitMount, TreeHoldsEveryShardsTensorsWithTheSingleFilesBytes) {
       const fsys::path dir = m / "tensors" / gguffs::names::encode(t.name);
       const gguf::TensorInfo& r = *reference.at(std::string(t.name));
       EXPECT_EQ(read_file(dir / "data"),
-                pread_range(fixture("alltypes/alltypes.gguf").string(), r.file_offset, r.bytes))
+                test_support::read_range(fixture("alltypes/alltypes.gguf").string(), r.file_offset,
+                                         r.bytes))
           << t.name;
       const std::string info = read_file(dir / "info");
       EXPECT_NE(info.find("\nshard: " + std::to_string(k) + "\nfile: split-0000" +
@@ -131,7 +117,7 @@ TEST_P(SplitMount, ModelGgufIsOneValidFileWithEveryShardsBytes) {
       EXPECT_EQ(mt.type_id, t.type_id);
       EXPECT_EQ(mt.ne, t.ne);
       EXPECT_EQ(whole.substr(mt.file_offset, mt.bytes),
-                pread_range(shard->name(), t.file_offset, t.bytes))
+                test_support::read_range(shard->name(), t.file_offset, t.bytes))
           << t.name;
     }
   }

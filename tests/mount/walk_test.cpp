@@ -29,21 +29,6 @@ using test_support::read_file;
 
 const fsys::path kAlltypes = fixture("alltypes/alltypes.gguf");
 
-std::string pread_range(const fsys::path& file, uint64_t offset, uint64_t size) {
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  EXPECT_GE(fd, 0);
-  std::string out(size, '\0');
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  close(fd);
-  EXPECT_EQ(done, size);
-  return out;
-}
-
 std::vector<std::string> list_in_order(const fsys::path& dir) {
   std::vector<std::string> names;
   DIR* d = opendir(dir.c_str());
@@ -154,7 +139,7 @@ TEST_F(AlltypesMount, EveryTensorDataEqualsTheFileBytes) {
     const fsys::path dir = mnt() / "tensors" / gguffs::names::encode(row.name);
     const std::string data = read_file(dir / "data");
     ASSERT_EQ(data.size(), row.bytes);
-    EXPECT_TRUE(data == pread_range(kAlltypes, t.file_offset, row.bytes));
+    EXPECT_TRUE(data == test_support::read_range(kAlltypes, t.file_offset, row.bytes));
     if (row.type_name == "f32") {
       EXPECT_TRUE(data == read_file(fixture("alltypes/" + row.ref_file)));
     }
@@ -251,7 +236,7 @@ TEST_F(AlltypesMount, DataFilesCanBeMapped) {
     if (x.name == "blk.0.ffn_gate.weight") t = &x;
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(std::string(static_cast<const char*>(p), size) ==
-              pread_range(kAlltypes, t->file_offset, size));
+              test_support::read_range(kAlltypes, t->file_offset, size));
   munmap(p, size);
   close(fd);
 }
@@ -268,7 +253,7 @@ TEST_F(AlltypesMount, StatfsReportsTheModelSize) {
 TEST_F(AlltypesMount, ListingsFollowFileOrder) {
   const auto top = list_in_order(mnt().path());
   EXPECT_EQ(top, (std::vector<std::string>{"summary.txt", "model.gguf", "metadata.json",
-                                            "tensors.tsv", "tensors.json", "metadata", "tensors"}));
+                                           "tensors.tsv", "tensors.json", "metadata", "tensors"}));
   const auto tensors = list_in_order(mnt() / "tensors");
   ASSERT_EQ(tensors.size(), 52u);
   EXPECT_EQ(tensors[0], "types.f32.weight");

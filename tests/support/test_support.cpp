@@ -1,6 +1,8 @@
 #include "tests/support/test_support.hpp"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -8,14 +10,18 @@
 
 namespace test_support {
 
-std::filesystem::path shared_dir() { return GGUFFS_SHARED_DIR; }
+std::filesystem::path shared_dir() {
+  return GGUFFS_SHARED_DIR;
+}
 std::filesystem::path fixture(const std::string& relative) {
   return shared_dir() / "fixtures" / relative;
 }
 std::filesystem::path reference(const std::string& relative) {
   return shared_dir() / "reference" / relative;
 }
-std::filesystem::path gguffs_binary() { return GGUFFS_BINARY; }
+std::filesystem::path gguffs_binary() {
+  return GGUFFS_BINARY;
+}
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,6 +29,24 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+std::string read_range(const std::filesystem::path& path, uint64_t offset, uint64_t size) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+  std::string out(size, '\0');
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  if (done != size) {
+    throw std::runtime_error(path.string() + ": read " + std::to_string(done) + " of " +
+                             std::to_string(size) + " bytes at " + std::to_string(offset));
+  }
+  return out;
 }
 
 void write_file(const std::filesystem::path& path, const std::string& bytes) {

@@ -10,12 +10,15 @@ namespace test_support {
 
 // ../shared of the source tree (fixtures and reference data; read-only).
 std::filesystem::path shared_dir();
-std::filesystem::path fixture(const std::string& relative);  // shared_dir()/fixtures/relative
+std::filesystem::path fixture(const std::string& relative);    // shared_dir()/fixtures/relative
 std::filesystem::path reference(const std::string& relative);  // shared_dir()/reference/relative
 // build/gguffs, the program under test.
 std::filesystem::path gguffs_binary();
 
 std::string read_file(const std::filesystem::path& path);
+// size bytes of path at offset, with pread (through a mount: exactly what a reader gets).
+// Throws std::runtime_error when the file cannot be opened or holds fewer bytes.
+std::string read_range(const std::filesystem::path& path, uint64_t offset, uint64_t size);
 void write_file(const std::filesystem::path& path, const std::string& bytes);
 
 // A fresh empty folder under $TMPDIR, removed (recursively) when the object goes away.

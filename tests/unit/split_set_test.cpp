@@ -24,15 +24,6 @@ using test_support::split_shard_writer;
 using test_support::TempDir;
 using test_support::write_split_model;
 
-std::string pread_range(const std::string& file, uint64_t offset, uint64_t size) {
-  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  EXPECT_GE(fd, 0);
-  std::string out(size, '\0');
-  EXPECT_EQ(pread(fd, out.data(), size, static_cast<off_t>(offset)), static_cast<ssize_t>(size));
-  close(fd);
-  return out;
-}
-
 TEST(ShardName, FollowsLlamaCppsRule) {
   // llama_split_path("/models/ggml-model-q4_0", 2, 4): split_no 2 is the third file.
   EXPECT_EQ(gguf::shard_path("/models/ggml-model-q4_0", 3, 4),
@@ -82,8 +73,8 @@ TEST(SplitFixture, EveryShardNameOpensTheSameEighteenTensors) {
         EXPECT_EQ(t.n_dims, r.n_dims) << t.name;
         EXPECT_EQ(t.ne, r.ne) << t.name;
         ASSERT_EQ(t.bytes, r.bytes) << t.name;
-        EXPECT_EQ(pread_range(set.shards[s]->name(), t.file_offset, t.bytes),
-                  pread_range(alltypes_path, r.file_offset, r.bytes))
+        EXPECT_EQ(test_support::read_range(set.shards[s]->name(), t.file_offset, t.bytes),
+                  test_support::read_range(alltypes_path, r.file_offset, r.bytes))
             << t.name;
       }
     }
