@@ -8,6 +8,7 @@
 #include <system_error>
 #include <vector>
 
+#include "fs/truncation_guard.hpp"
 #include "gguf/decode/decode.hpp"
 #include "gguf/types.hpp"
 
@@ -55,7 +56,7 @@ void DecodedFloats::decode(uint64_t first, uint64_t count, uint8_t* dst) const {
   const size_t stored = static_cast<size_t>(count * block_bytes_);
   if (b.stored.size() < stored) b.stored.resize(stored);
   if (source_->read_at(file_offset_ + first * block_bytes_, b.stored.data(), stored) != stored)
-    io_error("short read from the model");
+    throw ModelFileShrank();  // parsing saw these bytes
 
   const size_t values = static_cast<size_t>(count * block_size_);
   // Straight into the reply when it is aligned for floats; otherwise through a buffer.

@@ -230,8 +230,13 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
     if (n.is_dir()) fail(EISDIR);
     if (off < 0) fail(EINVAL);
     ReadBuffer data(size);
-    n.content->read(static_cast<uint64_t>(off), size, data);
-    require_file_pieces_present(data);  // the model file may have shrunk since
+    try {
+      n.content->read(static_cast<uint64_t>(off), size, data);
+      require_file_pieces_present(data);  // the model file may have shrunk since
+    } catch (const ModelFileShrank&) {
+      warn_model_file_shrank();
+      throw;
+    }
     if (data.pieces().empty()) {
       fuse_reply_buf(req, nullptr, 0);
       return;

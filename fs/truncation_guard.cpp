@@ -14,7 +14,12 @@ namespace {
 
 std::atomic<bool> warned{false};
 
-void warn_once() {
+}  // namespace
+
+ModelFileShrank::ModelFileShrank()
+    : std::system_error(EIO, std::generic_category(), "the model file shrank") {}
+
+void warn_model_file_shrank() {
   if (warned.exchange(true)) return;
   static const char kMessage[] =
       "the model file shrank while mounted; reads of the missing bytes fail with EIO "
@@ -22,8 +27,6 @@ void warn_once() {
   std::fprintf(stderr, "gguffs: warning: %s\n", kMessage);
   syslog(LOG_WARNING, "gguffs: %s", kMessage);
 }
-
-}  // namespace
 
 void require_file_pieces_present(const ReadBuffer& data) {
   int checked_fd = -1;
@@ -36,10 +39,7 @@ void require_file_pieces_present(const ReadBuffer& data) {
       checked_fd = piece.fd;
       size = st.st_size;
     }
-    if (piece.file_offset + piece.size > static_cast<uint64_t>(size)) {
-      warn_once();
-      throw std::system_error(EIO, std::generic_category(), "the model file shrank");
-    }
+    if (piece.file_offset + piece.size > static_cast<uint64_t>(size)) throw ModelFileShrank();
   }
 }
 

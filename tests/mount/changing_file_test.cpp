@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fs/names.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 
@@ -117,6 +118,52 @@ TEST(ChangingFile, TruncatedWhileMountedGivesEioAndOneWarning) {
   // The header lives in the daemon's memory: text files are unaffected.
   EXPECT_EQ(test_support::read_file(mnt / "metadata/general.architecture"), "llama");
   EXPECT_FALSE(test_support::read_file(mnt / "summary.txt").empty());
+
+  EXPECT_EQ(kill(pid, 0), 0) << "the daemon died";
+  EXPECT_TRUE(mount_test::unmount(mnt));
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const std::string log = test_support::read_file(err);
+  EXPECT_EQ(count_of(log, "warning: the model file shrank while mounted"), 1u) << log;
+}
+
+// data.f32 reads the stored blocks itself (pread, then decoding) rather than splicing them: the
+// same errors and the same one warning.
+TEST(ChangingFile, TruncatedWhileMountedDecodedReadsGiveEioAndOneWarning) {
+  REQUIRE_MOUNT();
+  TempDir dir;
+  const fsys::path model = dir / "model.gguf", mnt = dir / "mnt", err = dir / "err";
+  const std::string whole =
+      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+  test_support::write_file(model, whole);
+  fsys::create_directory(mnt);
+  const gguf::ModelPtr parsed = gguf::parse_file(model.string());
+
+  const pid_t pid = spawn_foreground(model, mnt, err);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(mount_test::wait_for_mount(mnt, true));
+  const size_t half = whole.size() / 2;
+  ASSERT_EQ(truncate(model.c_str(), static_cast<off_t>(half)), 0);
+
+  size_t whole_tensors = 0, failed_tensors = 0;
+  for (const auto& row : test_support::alltypes_manifest()) {
+    const gguf::TensorInfo& t = parsed->tensors.at(static_cast<size_t>(row.index));
+    const fsys::path f32 = mnt / "tensors" / gguffs::names::encode(row.name) / "data.f32";
+    int e = 0;
+    const std::string got = read_all(f32, e);
+    if (t.file_offset + t.bytes <= half) {
+      EXPECT_EQ(e, 0) << row.name;
+      EXPECT_TRUE(got == test_support::read_file(test_support::fixture("alltypes/" + row.ref_file)))
+          << row.name;
+      ++whole_tensors;
+    } else {
+      EXPECT_EQ(e, EIO) << row.name << " read " << got.size();
+      ++failed_tensors;
+    }
+  }
+  EXPECT_GT(whole_tensors, 10u);
+  EXPECT_GT(failed_tensors, 5u);
 
   EXPECT_EQ(kill(pid, 0), 0) << "the daemon died";
   EXPECT_TRUE(mount_test::unmount(mnt));
