@@ -223,6 +223,15 @@ BufvecPtr make_bufvec(const ReadBuffer& data) {
   return v;
 }
 
+// File pieces are spliced (the bytes never enter the daemon). Bytes already in memory (decoded
+// floats, rendered text) are written straight from it instead: splicing them would first copy
+// them into freshly allocated pipe pages, then again into the page cache.
+fuse_buf_copy_flags reply_flags(const ReadBuffer& data) {
+  for (const ReadPiece& piece : data.pieces())
+    if (piece.is_file()) return FUSE_BUF_SPLICE_MOVE;
+  return FUSE_BUF_NO_SPLICE;
+}
+
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   guarded(req, [&] {
     const Tree& tree = tree_of(req);
@@ -242,7 +251,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
       return;
     }
     BufvecPtr v = make_bufvec(data);
-    fuse_reply_data(req, v.get(), FUSE_BUF_SPLICE_MOVE);
+    fuse_reply_data(req, v.get(), reply_flags(data));
   });
 }
 
