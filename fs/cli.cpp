@@ -123,7 +123,7 @@ std::string usage_text() {
          "  -u                 unmount MOUNTPOINT\n"
          "  -f                 stay in the foreground\n"
          "  -d                 debug output (implies -f)\n"
-         "  -s                 single-threaded\n"
+         "  -s                 single-threaded (no worker threads for reads)\n"
          "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
          "                     as an ordinary file; by default all shards mount as one\n"
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"

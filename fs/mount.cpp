@@ -8,6 +8,7 @@
 
 #include "fs/fuse_ops.hpp"
 #include "fs/readahead.hpp"
+#include "fs/request_loop.hpp"
 
 namespace gguffs {
 
@@ -49,17 +50,10 @@ SessionPtr new_session(const CommandLine& cl, Session& session) {
 }
 
 int serve(const CommandLine& cl, fuse_session* se) {
-  int ret;
-  if (cl.single_thread) {
-    ret = fuse_session_loop(se);
-  } else {
-    fuse_loop_config config = {};
-    config.clone_fd = 0;
-    config.max_idle_threads = 10;
-    ret = fuse_session_loop_mt(se, &config);
-  }
-  // Positive: the signal that ended the loop (SIGINT, SIGTERM, SIGHUP); a clean stop.
-  return ret < 0 ? 1 : 0;
+  RequestLoopOptions options;
+  if (cl.single_thread) options.workers = 0;
+  // A failure to read the device is an error; a signal or an unmount is a clean stop.
+  return serve_requests(se, options) < 0 ? 1 : 0;
 }
 
 }  // namespace
