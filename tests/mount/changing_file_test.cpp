@@ -71,34 +71,64 @@ size_t count_of(const std::string& text, const std::string& part) {
   return n;
 }
 
-TEST(ChangingFile, TruncatedWhileMountedGivesEioAndOneWarning) {
-  REQUIRE_MOUNT();
-  TempDir dir;
-  const fsys::path model = dir / "model.gguf", mnt = dir / "mnt", err = dir / "err";
-  const std::string whole =
-      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
-  test_support::write_file(model, whole);
-  fsys::create_directory(mnt);
-  const gguf::ModelPtr parsed = gguf::parse_file(model.string());
+// A copy of alltypes mounted by a foreground daemon (stderr kept), then truncated in place to
+// half its size (same inode, the daemon's descriptor sees it) before any data is cached.
+class TruncatedWhileMounted : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_MOUNT();
+    whole_ = test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+    test_support::write_file(model_, whole_);
+    fsys::create_directory(mnt_);
+    parsed_ = gguf::parse_file(model_.string());
+    pid_ = spawn_foreground(model_, mnt_, err_);
+    ASSERT_GT(pid_, 0);
+    ASSERT_TRUE(mount_test::wait_for_mount(mnt_, true));
+    half_ = whole_.size() / 2;
+    ASSERT_EQ(truncate(model_.c_str(), static_cast<off_t>(half_)), 0);
+  }
 
-  const pid_t pid = spawn_foreground(model, mnt, err);
-  ASSERT_GT(pid, 0);
-  ASSERT_TRUE(mount_test::wait_for_mount(mnt, true));
+  // After a failure before expect_clean_stop_after_one_warning: leave no daemon or mount behind.
+  void TearDown() override {
+    if (pid_ <= 0) return;
+    mount_test::unmount(mnt_);
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
 
-  // Truncate in place (same inode, the daemon's descriptor sees it) before any data is cached.
-  const size_t half = whole.size() / 2;
-  ASSERT_EQ(truncate(model.c_str(), static_cast<off_t>(half)), 0);
+  bool before_the_cut(const gguf::TensorInfo& t) const { return t.file_offset + t.bytes <= half_; }
 
+  // The daemon survived, unmounts cleanly with exit code 0, and warned exactly once.
+  void expect_clean_stop_after_one_warning() {
+    EXPECT_EQ(kill(pid_, 0), 0) << "the daemon died";
+    EXPECT_TRUE(mount_test::unmount(mnt_));
+    int status = 0;
+    ASSERT_EQ(waitpid(pid_, &status, 0), pid_);
+    pid_ = -1;
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    const std::string log = test_support::read_file(err_);
+    EXPECT_EQ(count_of(log, "warning: the model file shrank while mounted"), 1u) << log;
+  }
+
+  TempDir dir_;
+  const fsys::path model_ = dir_ / "model.gguf", mnt_ = dir_ / "mnt", err_ = dir_ / "err";
+  std::string whole_;
+  gguf::ModelPtr parsed_;
+  pid_t pid_ = -1;
+  size_t half_ = 0;
+};
+
+TEST_F(TruncatedWhileMounted, DataGivesEioPastTheCutAndOneWarning) {
   size_t whole_tensors = 0, failed_tensors = 0;
-  for (const gguf::TensorInfo& t : parsed->tensors) {
-    const fsys::path data = mnt / "tensors" / std::string(t.name) / "data";
+  for (const gguf::TensorInfo& t : parsed_->tensors) {
+    const fsys::path data = mnt_ / "tensors" / std::string(t.name) / "data";
     if (!fsys::exists(data)) continue;  // names that need escaping are covered elsewhere
     int e = 0;
     const std::string got = read_all(data, e);
-    if (t.file_offset + t.bytes <= half) {
+    if (before_the_cut(t)) {
       // Wholly before the cut: still readable, and still right.
       EXPECT_EQ(e, 0) << t.name;
-      EXPECT_TRUE(got == whole.substr(t.file_offset, t.bytes)) << t.name;
+      EXPECT_TRUE(got == whole_.substr(t.file_offset, t.bytes)) << t.name;
       ++whole_tensors;
     } else {
       // Reaches past the cut: an error, never a silently short file.
@@ -111,48 +141,26 @@ TEST(ChangingFile, TruncatedWhileMountedGivesEioAndOneWarning) {
   EXPECT_GT(failed_tensors, 5u);
 
   int e = 0;
-  const std::string all = read_all(mnt / "model.gguf", e);
+  const std::string all = read_all(mnt_ / "model.gguf", e);
   EXPECT_EQ(e, EIO);
-  EXPECT_TRUE(whole.compare(0, all.size(), all) == 0) << "model.gguf bytes before the error";
+  EXPECT_TRUE(whole_.compare(0, all.size(), all) == 0) << "model.gguf bytes before the error";
 
   // The header lives in the daemon's memory: text files are unaffected.
-  EXPECT_EQ(test_support::read_file(mnt / "metadata/general.architecture"), "llama");
-  EXPECT_FALSE(test_support::read_file(mnt / "summary.txt").empty());
-
-  EXPECT_EQ(kill(pid, 0), 0) << "the daemon died";
-  EXPECT_TRUE(mount_test::unmount(mnt));
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  const std::string log = test_support::read_file(err);
-  EXPECT_EQ(count_of(log, "warning: the model file shrank while mounted"), 1u) << log;
+  EXPECT_EQ(test_support::read_file(mnt_ / "metadata/general.architecture"), "llama");
+  EXPECT_FALSE(test_support::read_file(mnt_ / "summary.txt").empty());
+  expect_clean_stop_after_one_warning();
 }
 
 // data.f32 reads the stored blocks itself (pread, then decoding) rather than splicing them: the
 // same errors and the same one warning.
-TEST(ChangingFile, TruncatedWhileMountedDecodedReadsGiveEioAndOneWarning) {
-  REQUIRE_MOUNT();
-  TempDir dir;
-  const fsys::path model = dir / "model.gguf", mnt = dir / "mnt", err = dir / "err";
-  const std::string whole =
-      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
-  test_support::write_file(model, whole);
-  fsys::create_directory(mnt);
-  const gguf::ModelPtr parsed = gguf::parse_file(model.string());
-
-  const pid_t pid = spawn_foreground(model, mnt, err);
-  ASSERT_GT(pid, 0);
-  ASSERT_TRUE(mount_test::wait_for_mount(mnt, true));
-  const size_t half = whole.size() / 2;
-  ASSERT_EQ(truncate(model.c_str(), static_cast<off_t>(half)), 0);
-
+TEST_F(TruncatedWhileMounted, DecodedReadsGiveEioPastTheCutAndOneWarning) {
   size_t whole_tensors = 0, failed_tensors = 0;
   for (const auto& row : test_support::alltypes_manifest()) {
-    const gguf::TensorInfo& t = parsed->tensors.at(static_cast<size_t>(row.index));
-    const fsys::path f32 = mnt / "tensors" / gguffs::names::encode(row.name) / "data.f32";
+    const gguf::TensorInfo& t = parsed_->tensors.at(static_cast<size_t>(row.index));
+    const fsys::path f32 = mnt_ / "tensors" / gguffs::names::encode(row.name) / "data.f32";
     int e = 0;
     const std::string got = read_all(f32, e);
-    if (t.file_offset + t.bytes <= half) {
+    if (before_the_cut(t)) {
       EXPECT_EQ(e, 0) << row.name;
       EXPECT_TRUE(got == test_support::read_file(test_support::fixture("alltypes/" + row.ref_file)))
           << row.name;
@@ -164,14 +172,7 @@ TEST(ChangingFile, TruncatedWhileMountedDecodedReadsGiveEioAndOneWarning) {
   }
   EXPECT_GT(whole_tensors, 10u);
   EXPECT_GT(failed_tensors, 5u);
-
-  EXPECT_EQ(kill(pid, 0), 0) << "the daemon died";
-  EXPECT_TRUE(mount_test::unmount(mnt));
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  const std::string log = test_support::read_file(err);
-  EXPECT_EQ(count_of(log, "warning: the model file shrank while mounted"), 1u) << log;
+  expect_clean_stop_after_one_warning();
 }
 
 TEST(ChangingFile, DeletedOrReplacedFileKeepsServingTheMountedBytes) {
