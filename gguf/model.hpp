@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gguf/source.hpp"
+#include "gguf/source/source.hpp"
 #include "gguf/value.hpp"
 
 namespace gguf {

@@ -15,7 +15,7 @@
 
 #include "gguf/byte_order.hpp"
 #include "gguf/errors.hpp"
-#include "gguf/header_buffer.hpp"
+#include "gguf/source/header_buffer.hpp"
 
 namespace gguf {
 

@@ -1,0 +1,140 @@
+#include "fs/cli/cli.hpp"
+
+#include "fs/cli/mount_helper_options.hpp"
+
+namespace gguffs {
+
+namespace {
+
+void split_options(const std::string& list, std::vector<std::string>& out) {
+  std::string current;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == '\\' && i + 1 < list.size()) {
+      current += '\\';
+      current += list[++i];
+    } else if (list[i] == ',') {
+      if (!current.empty()) out.push_back(current);
+      current.clear();
+    } else {
+      current += list[i];
+    }
+  }
+  if (!current.empty()) out.push_back(current);
+}
+
+void check_option(const std::string& option) {
+  if (option == "rw") throw UsageError("the mount is read-only; '-o rw' is not supported");
+}
+
+}  // namespace
+
+CommandLine parse_command_line(const std::vector<std::string>& args) {
+  CommandLine cl;
+  std::vector<std::string> positional;
+  bool options_done = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (options_done || a.empty() || a[0] != '-' || a == "-") {
+      positional.push_back(a);
+    } else if (a == "--") {
+      options_done = true;
+    } else if (a == "-h" || a == "--help") {
+      cl.action = CommandLine::Action::help;
+      return cl;
+    } else if (a == "-V" || a == "--version") {
+      cl.action = CommandLine::Action::version;
+      return cl;
+    } else if (a == "-f") {
+      cl.foreground = true;
+    } else if (a == "-d") {
+      cl.debug = cl.foreground = true;
+    } else if (a == "-s") {
+      cl.single_thread = true;
+    } else if (a == "-u") {
+      cl.action = CommandLine::Action::unmount;
+    } else if (a == "-l") {
+      cl.long_listing = true;
+    } else if (a == "-v") {
+      cl.verbose = true;
+    } else if (a == "--single") {
+      cl.single = true;
+    } else if (a == "-o" || a.rfind("-o", 0) == 0) {
+      std::string list = a.size() > 2 ? a.substr(2) : "";
+      if (a == "-o") {
+        if (i + 1 >= args.size()) throw UsageError("option -o needs an argument");
+        list = args[++i];
+      }
+      split_options(list, cl.mount_options);
+    } else {
+      throw UsageError("unknown option '" + a + "'");
+    }
+  }
+  cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
+  for (const std::string& option : cl.mount_options) check_option(option);
+  if (cl.action == CommandLine::Action::unmount) {
+    if (positional.size() != 1) throw UsageError("usage: gguffs -u MOUNTPOINT");
+    cl.mount_point = positional[0];
+    return cl;
+  }
+  const bool listing = !positional.empty() && positional[0] == "ls";
+  if (cl.long_listing && !listing) throw UsageError("-l belongs to gguffs ls");
+  if (listing || (!positional.empty() && positional[0] == "cat")) {
+    cl.action = listing ? CommandLine::Action::ls : CommandLine::Action::cat;
+    const size_t n = positional.size();
+    if (listing ? (n < 2 || n > 3) : n != 3)
+      throw UsageError(listing ? "usage: gguffs ls [-l] MODEL [PATH]"
+                               : "usage: gguffs cat MODEL PATH");
+    cl.model = positional[1];
+    if (positional.size() == 3) cl.path = positional[2];
+    return cl;
+  }
+
+  if (!positional.empty() && (positional[0] == "summary" || positional[0] == "check")) {
+    cl.action =
+        positional[0] == "summary" ? CommandLine::Action::summary : CommandLine::Action::check;
+    if (positional.size() != 2) throw UsageError("usage: gguffs " + positional[0] + " FILE");
+    cl.model = positional[1];
+    return cl;
+  }
+  if (positional.empty() || positional.size() > 2)
+    throw UsageError("expected MODEL.gguf and MOUNTPOINT");
+  cl.model = positional[0];
+  if (positional.size() == 2) cl.mount_point = positional[1];  // else ./<model name>
+  return cl;
+}
+
+std::string usage_text() {
+  return "usage: gguffs [options] MODEL.gguf [MOUNTPOINT]\n"
+         "       gguffs summary MODEL.gguf\n"
+         "       gguffs check MODEL.gguf\n"
+         "       gguffs ls [-l] MODEL.gguf [PATH]\n"
+         "       gguffs cat MODEL.gguf PATH\n"
+         "       gguffs -u MOUNTPOINT\n"
+         "\n"
+         "Mounts a GGUF model read-only: summary.txt, model.gguf, metadata.json, tensors.tsv,\n"
+         "tensors.json, metadata/<key>, tensors/<name>/{info,data,...}. Returns once the mount\n"
+         "is ready. Without MOUNTPOINT: ./<model name without .gguf>, created and removed again.\n"
+         "ls and cat show what the mount would show at PATH, without mounting.\n"
+         "Unmount with: gguffs -u MOUNTPOINT (or fusermount3 -u MOUNTPOINT)\n"
+         "\n"
+         "options:\n"
+         "  -v                 print what was parsed, how long it took, and the warnings\n"
+         "  -l                 (ls) long listing, like ls -l\n"
+         "  -u                 unmount MOUNTPOINT\n"
+         "  -f                 stay in the foreground\n"
+         "  -d                 debug output (implies -f)\n"
+         "  -s                 single-threaded (no worker threads for reads)\n"
+         "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
+         "                     as an ordinary file; by default all shards mount as one\n"
+         "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
+         "                     fsname=NAME, ...); the mount is always ro; fstab's\n"
+         "                     noauto, user, _netdev, relatime... are ignored\n"
+         "  -h, --help         this text\n"
+         "  -V, --version      the version\n"
+         "\n"
+         "exit codes: 0 ok, 1 internal error, 2 usage, 3 cannot read the model, 4 not GGUF,\n"
+         "  5 unsupported version, 6 malformed, 7 split model problem, 8 mount point problem,\n"
+         "  9 FUSE unavailable\n";
+}
+
+}  // namespace gguffs

@@ -1,0 +1,113 @@
+#include "fs/cli/program.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <new>
+#include <optional>
+#include <system_error>
+
+#define FUSE_USE_VERSION 34
+#include <fuse3/fuse_lowlevel.h>
+
+#include "fs/cli/auto_mount_point.hpp"
+#include "fs/cli/cli.hpp"
+#include "fs/cli/exit_codes.hpp"
+#include "fs/cli/offline_commands.hpp"
+#include "fs/cli/verbose_report.hpp"
+#include "fs/fuse/mount.hpp"
+#include "fs/fuse/mount_point.hpp"
+#include "fs/fuse/unmount.hpp"
+#include "fs/tree/model_tree.hpp"
+#include "gguf/parser.hpp"
+#include "gguf/render/render.hpp"
+#include "gguf/split.hpp"
+
+namespace gguffs {
+
+namespace {
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+int fail(ExitCode code, const std::string& message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "gguffs: {}\n", message);
+  return code;
+}
+
+// Parses the model (all shards) and builds the tree; -v reports both on stderr.
+std::shared_ptr<const Tree> load_tree(const CommandLine& cl) {
+  const auto started = std::chrono::steady_clock::now();
+  const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
+  const auto parsed = std::chrono::steady_clock::now();
+  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
+  if (cl.verbose) {
+    fmt::print(stderr, "{}{}", parse_report(models.shards, parsed - started),
+               tree_report(tree->size(), std::chrono::steady_clock::now() - parsed));
+  }
+  return tree;
+}
+
+int run(const CommandLine& cl, const std::string& version) {
+  switch (cl.action) {
+    case CommandLine::Action::help:
+      print(usage_text());
+      return kExitOk;
+    case CommandLine::Action::version:
+      print(fmt::format("gguffs {} (libfuse {})\n", version, fuse_pkgversion()));
+      return kExitOk;
+    case CommandLine::Action::summary:
+      print(gguf::render_set_summary(gguf::open_model_set(cl.model, cl.single)));
+      return kExitOk;
+    case CommandLine::Action::check:
+      print(gguf::render_set_warnings(gguf::open_model_set(cl.model, cl.single)));
+      return kExitOk;
+    case CommandLine::Action::ls:
+      list_path(*load_tree(cl), cl.path, cl.long_listing, stdout);
+      return kExitOk;
+    case CommandLine::Action::cat:
+      cat_path(*load_tree(cl), cl.path, STDOUT_FILENO);
+      return kExitOk;
+    case CommandLine::Action::unmount:
+      unmount_mount_point(cl.mount_point);
+      return kExitOk;
+    case CommandLine::Action::mount:
+      break;
+  }
+  // Without a mount point: ./<model name>, created now and removed once the mount ends (in the
+  // daemon, when run returns) or when mounting fails.
+  CommandLine mount_cl = cl;
+  std::optional<AutoMountPoint> auto_point;
+  if (cl.mount_point.empty())
+    mount_cl.mount_point = auto_point.emplace(default_mount_point(cl.model)).path();
+  check_mount_point(mount_cl.mount_point);
+  return mount_and_serve(mount_cl, load_tree(cl));
+}
+
+}  // namespace
+
+int run_program(const std::vector<std::string>& args, const std::string& version) {
+  try {
+    return run(parse_command_line(args), version);
+  } catch (const UsageError& e) {
+    return fail(kExitUsage, std::string(e.what()) + " (see gguffs --help)");
+  } catch (const gguf::FormatError& e) {
+    return fail(exit_code_for(e.kind()), e.what());
+  } catch (const PathError& e) {
+    return fail(kExitUsage, e.what());
+  } catch (const MountPointError& e) {
+    return fail(kExitMountPoint, e.what());
+  } catch (const FuseError& e) {
+    return fail(kExitFuse, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(kExitInternal, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(kExitInternal, e.what());
+  }
+}
+
+}  // namespace gguffs

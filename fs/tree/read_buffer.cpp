@@ -1,0 +1,56 @@
+#include "fs/tree/read_buffer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <system_error>
+
+namespace gguffs {
+
+void ReadBuffer::add_memory(const void* data, size_t size) {
+  if (size == 0) return;
+  pieces_.push_back({static_cast<const uint8_t*>(data), -1, 0, size});
+  size_ += size;
+}
+
+void ReadBuffer::add_file(int fd, uint64_t file_offset, size_t size) {
+  if (size == 0) return;
+  pieces_.push_back({nullptr, fd, file_offset, size});
+  size_ += size;
+}
+
+uint8_t* ReadBuffer::add_scratch(size_t size) {
+  if (size > capacity_ - used_) throw std::length_error("read buffer scratch space exceeded");
+  if (!scratch_) scratch_ = std::make_unique_for_overwrite<uint8_t[]>(capacity_);
+  uint8_t* p = scratch_.get() + used_;
+  used_ += size;
+  if (size != 0) pieces_.push_back({p, -1, 0, size});
+  size_ += size;
+  return p;
+}
+
+std::string ReadBuffer::to_string() const {
+  std::string out;
+  out.reserve(size_);
+  for (const ReadPiece& piece : pieces_) {
+    if (!piece.is_file()) {
+      out.append(reinterpret_cast<const char*>(piece.memory), piece.size);
+      continue;
+    }
+    const size_t start = out.size();
+    out.resize(start + piece.size);
+    size_t done = 0;
+    while (done < piece.size) {
+      const ssize_t n = pread(piece.fd, out.data() + start + done, piece.size - done,
+                              static_cast<off_t>(piece.file_offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::system_error(errno, std::generic_category(), "pread");
+      if (n == 0) throw std::system_error(EIO, std::generic_category(), "file shrank");
+      done += static_cast<size_t>(n);
+    }
+  }
+  return out;
+}
+
+}  // namespace gguffs

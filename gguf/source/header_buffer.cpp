@@ -1,0 +1,64 @@
+#include "gguf/source/header_buffer.hpp"
+
+#include <sys/mman.h>
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "gguf/errors.hpp"
+
+namespace gguf {
+
+namespace {
+// Read in steps of this size: few system calls, and little tensor data read by accident.
+constexpr uint64_t kReadStep = 2 << 20;
+// Metadata beyond this is refused rather than reserved (a 16 GiB tokenizer is not a model).
+constexpr uint64_t kMaxReservation = uint64_t{16} << 30;
+}  // namespace
+
+HeaderBuffer::HeaderBuffer(const ByteSource& source) : source_(source), file_size_(source.size()) {
+  uint64_t want = std::max<uint64_t>(std::min(file_size_, kMaxReservation), 1);
+  // Shrink the reservation if the system refuses so much address space.
+  while (true) {
+    void* p = ::mmap(nullptr, want, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      base_ = static_cast<uint8_t*>(p);
+      capacity_ = want;
+      return;
+    }
+    if (want <= kReadStep) throw std::bad_alloc();
+    want /= 2;
+  }
+}
+
+HeaderBuffer::~HeaderBuffer() {
+  if (base_) ::munmap(base_, capacity_);
+}
+
+bool HeaderBuffer::ensure(uint64_t end) {
+  if (end <= loaded_) return true;
+  if (end > file_size_) return false;
+  if (end > capacity_) {
+    throw FormatError(FormatError::Kind::malformed, source_.name(), loaded_,
+                      fmt::format("metadata larger than {} bytes is not supported", capacity_));
+  }
+  uint64_t target = std::min<uint64_t>({std::max(end, loaded_ + kReadStep), file_size_, capacity_});
+  size_t got = source_.read_at(loaded_, base_ + loaded_, target - loaded_);
+  loaded_ += got;
+  if (loaded_ < end) {
+    // The file shrank since it was opened.
+    throw FormatError(FormatError::Kind::io, source_.name(), loaded_,
+                      "the file ended early while reading (was it truncated?)");
+  }
+  return true;
+}
+
+void HeaderBuffer::release(const uint8_t** ptr, size_t* capacity) {
+  *ptr = base_;
+  *capacity = capacity_;
+  base_ = nullptr;
+  capacity_ = 0;
+}
+
+}  // namespace gguf
