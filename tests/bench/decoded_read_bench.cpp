@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "fs/content_decoded.hpp"
+#include "fs/tree/content_decoded.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/types.hpp"
 #include "gguf/writer.hpp"

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "gguf/parser.hpp"
-#include "gguf/render.hpp"
-#include "gguf/render_json.hpp"
-#include "gguf/source.hpp"
+#include "gguf/render/render.hpp"
+#include "gguf/render/render_json.hpp"
+#include "gguf/source/source.hpp"
 #include "tests/support/model_builders.hpp"
 
 namespace {

@@ -11,13 +11,13 @@
 #include <string>
 #include <system_error>
 
-#include "fs/model_tree.hpp"
-#include "fs/read_buffer.hpp"
-#include "fs/tree.hpp"
+#include "fs/tree/model_tree.hpp"
+#include "fs/tree/read_buffer.hpp"
+#include "fs/tree/tree.hpp"
 #include "gguf/errors.hpp"
 #include "gguf/parser.hpp"
-#include "gguf/render.hpp"
-#include "gguf/source.hpp"
+#include "gguf/render/render.hpp"
+#include "gguf/source/source.hpp"
 
 namespace {
 

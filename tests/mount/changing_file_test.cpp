@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/names.hpp"
+#include "fs/tree/names.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 
@@ -77,7 +77,7 @@ class TruncatedWhileMounted : public ::testing::Test {
  protected:
   void SetUp() override {
     REQUIRE_MOUNT();
-    whole_ = test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+    whole_ = test_support::read_file(test_support::data_file("alltypes/alltypes.gguf"));
     test_support::write_file(model_, whole_);
     fsys::create_directory(mnt_);
     parsed_ = gguf::parse_file(model_.string());
@@ -162,7 +162,8 @@ TEST_F(TruncatedWhileMounted, DecodedReadsGiveEioPastTheCutAndOneWarning) {
     const std::string got = read_all(f32, e);
     if (before_the_cut(t)) {
       EXPECT_EQ(e, 0) << row.name;
-      EXPECT_TRUE(got == test_support::read_file(test_support::fixture("alltypes/" + row.ref_file)))
+      EXPECT_TRUE(got ==
+                  test_support::read_file(test_support::data_file("alltypes/" + row.ref_file)))
           << row.name;
       ++whole_tensors;
     } else {
@@ -179,7 +180,7 @@ TEST(ChangingFile, DeletedOrReplacedFileKeepsServingTheMountedBytes) {
   REQUIRE_MOUNT();
   TempDir dir;
   const std::string whole =
-      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+      test_support::read_file(test_support::data_file("alltypes/alltypes.gguf"));
   for (const bool replace : {false, true}) {
     const fsys::path model = dir / "model.gguf";
     test_support::write_file(model, whole);

@@ -14,10 +14,10 @@ namespace {
 namespace fsys = std::filesystem;
 using mount_test::is_fuse_mount;
 using mount_test::run_gguffs;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::TempDir;
 
-const std::string kAlltypes = fixture("alltypes/alltypes.gguf").string();
+const std::string kAlltypes = data_file("alltypes/alltypes.gguf").string();
 
 // One line on stderr, starting with "gguffs: ".
 void expect_one_line_message(const std::string& err) {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/names.hpp"
+#include "fs/tree/names.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/types.hpp"
 #include "gguf/writer.hpp"
@@ -26,10 +26,10 @@ namespace {
 
 namespace fsys = std::filesystem;
 using mount_test::MountedModel;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::read_file;
 
-const fsys::path kAlltypes = fixture("alltypes/alltypes.gguf");
+const fsys::path kAlltypes = data_file("alltypes/alltypes.gguf");
 
 // numpy's dtype for the types data.npy serves as stored (manifest names); others are '<f4'.
 const std::map<std::string, std::string> kStoredDtypes = {
@@ -62,7 +62,7 @@ std::string read_in_chunks(const fsys::path& path, size_t chunk) {
 }
 
 std::string ref_of(const test_support::ManifestRow& row) {
-  return read_file(fixture("alltypes/" + row.ref_file));
+  return read_file(data_file("alltypes/" + row.ref_file));
 }
 
 fsys::path tensor_dir(const MountedModel& m, const std::string& name) {

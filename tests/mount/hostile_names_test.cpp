@@ -110,7 +110,7 @@ std::string mount_options_of(const fsys::path& mount_point) {
 
 TEST(HostileNames, OnlyTheOwnerGetsInUnlessAllowOtherWhichChecksPermissions) {
   REQUIRE_MOUNT();
-  const fsys::path model = test_support::fixture("alltypes/alltypes.gguf");
+  const fsys::path model = test_support::data_file("alltypes/alltypes.gguf");
   {
     mount_test::MountedModel m(model);
     ASSERT_TRUE(m.mounted()) << m.result().err;

@@ -22,7 +22,7 @@ namespace fsys = std::filesystem;
 
 TEST(Lifecycle, SigkillLeavesADeadMountThatFusermountClears) {
   REQUIRE_MOUNT();
-  const std::string model = test_support::fixture("alltypes/alltypes.gguf").string();
+  const std::string model = test_support::data_file("alltypes/alltypes.gguf").string();
   test_support::TempDir dir;
   const fsys::path mnt = dir / "mnt";
   fsys::create_directory(mnt);
@@ -61,7 +61,7 @@ TEST(Lifecycle, SighupUnmountsCleanly) {
   REQUIRE_MOUNT();
   test_support::TempDir dir;
   const pid_t pid = mount_test::spawn_gguffs(
-      {"-f", test_support::fixture("alltypes/alltypes.gguf").string(), dir.path().string()});
+      {"-f", test_support::data_file("alltypes/alltypes.gguf").string(), dir.path().string()});
   ASSERT_TRUE(mount_test::wait_for_mount(dir.path(), true));
   ASSERT_EQ(kill(pid, SIGHUP), 0);
   int status = 0;

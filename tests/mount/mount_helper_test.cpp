@@ -18,10 +18,10 @@ namespace {
 namespace fsys = std::filesystem;
 using mount_test::run;
 using mount_test::run_gguffs;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::TempDir;
 
-const std::string kAlltypes = fixture("alltypes/alltypes.gguf").string();
+const std::string kAlltypes = data_file("alltypes/alltypes.gguf").string();
 
 // Runs script with bash in a private mount namespace where `gguffs` is on the helpers' PATH.
 mount_test::RunResult run_in_namespace(const TempDir& dir, const std::string& script) {
@@ -148,7 +148,7 @@ TEST(ExitCodes, MalformedSplitAndFuseUnavailable) {
   EXPECT_EQ(r.exit_code, 6) << r.err;
   // 7: a split model with a shard missing.
   for (const char* shard : {"split-00001-of-00003.gguf", "split-00002-of-00003.gguf"})
-    fsys::copy_file(fixture(std::string("split/") + shard), dir / shard);
+    fsys::copy_file(data_file(std::string("split/") + shard), dir / shard);
   r = run_gguffs({"check", (dir / "split-00001-of-00003.gguf").string()});
   EXPECT_EQ(r.exit_code, 7) << r.err;
   EXPECT_NE(r.err.find("split-00003-of-00003.gguf"), std::string::npos) << r.err;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "fs/model_tree.hpp"
-#include "fs/offline_commands.hpp"
+#include "fs/cli/offline_commands.hpp"
+#include "fs/tree/model_tree.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 #include "tests/support/model_builders.hpp"
@@ -20,10 +20,10 @@ namespace {
 
 namespace fsys = std::filesystem;
 using mount_test::run_gguffs;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::read_file;
 
-const std::string kAlltypes = fixture("alltypes/alltypes.gguf").string();
+const std::string kAlltypes = data_file("alltypes/alltypes.gguf").string();
 
 // The names readdir gives, in its order, without "." and "..".
 std::vector<std::string> readdir_names(const fsys::path& dir) {

@@ -15,7 +15,7 @@ TEST(PartialModel, MissingTensorBytesAreAnIoError) {
   REQUIRE_MOUNT();
   test_support::TempDir dir;
   const std::string whole =
-      test_support::read_file(test_support::fixture("alltypes/alltypes.gguf"));
+      test_support::read_file(test_support::data_file("alltypes/alltypes.gguf"));
   // Cut inside rank4.weight (data at 5280 + 460128, 768 bytes): it and every later tensor lose
   // bytes; output.weight (5280 + 449056, 6720 bytes) stays whole.
   const size_t cut = 466000;

@@ -13,7 +13,7 @@ namespace {
 
 TEST(Readahead, MountReadsAheadOneFullRequest) {
   REQUIRE_MOUNT();
-  mount_test::MountedModel m(test_support::fixture("alltypes/alltypes.gguf"));
+  mount_test::MountedModel m(test_support::data_file("alltypes/alltypes.gguf"));
   ASSERT_TRUE(m.mounted()) << m.result().err;
   struct stat st {};
   ASSERT_EQ(stat(m.path().c_str(), &st), 0);  // the first request after init applies it

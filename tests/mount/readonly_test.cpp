@@ -16,7 +16,7 @@ using mount_test::MountedModel;
 
 TEST(ReadOnlyMount, EveryWriteFailsWithErofs) {
   REQUIRE_MOUNT();
-  MountedModel m(test_support::fixture("alltypes/alltypes.gguf"));
+  MountedModel m(test_support::data_file("alltypes/alltypes.gguf"));
   ASSERT_TRUE(m.mounted()) << m.result().err;
   const std::string file = (m / "summary.txt").string();
   const std::string data = (m / "tensors/types.f32.weight/data").string();

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "fs/names.hpp"
+#include "fs/tree/names.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 
@@ -25,7 +25,7 @@ namespace fsys = std::filesystem;
 using mount_test::MountedModel;
 using test_support::read_file;
 
-const fsys::path kAlltypes = test_support::fixture("alltypes/alltypes.gguf");
+const fsys::path kAlltypes = test_support::data_file("alltypes/alltypes.gguf");
 
 // Every tensor's data equals its bytes in the model file and every data.f32 equals ggml's own
 // float32 output (ref/<index>.f32).
@@ -38,7 +38,7 @@ void expect_every_tensor_served(const MountedModel& m) {
     const gguf::TensorInfo& t = model->tensors.at(static_cast<size_t>(row.index));
     EXPECT_TRUE(read_file(dir / "data") == file.substr(t.file_offset, row.bytes));
     EXPECT_TRUE(read_file(dir / "data.f32") ==
-                read_file(test_support::fixture("alltypes/" + row.ref_file)));
+                read_file(test_support::data_file("alltypes/" + row.ref_file)));
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 namespace fsys = std::filesystem;
 using mount_test::run;
-using test_support::fixture;
+using test_support::data_file;
 
 // The command lines of the fenced block under "## Scripting" (comments dropped).
 std::vector<std::string> readme_one_liners() {
@@ -54,7 +54,7 @@ TEST(Scripting, ReadmeOneLinersRunOnTheFixture) {
   REQUIRE_MOUNT();
   const auto lines = readme_one_liners();
   ASSERT_EQ(lines.size(), 8u);
-  const std::string model = fixture("alltypes/alltypes.gguf").string();
+  const std::string model = data_file("alltypes/alltypes.gguf").string();
   mount_test::MountedModel a(model), b(model);
   ASSERT_TRUE(a.mounted() && b.mounted()) << a.result().err << b.result().err;
   test_support::TempDir work;

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "fs/exit_codes.hpp"
-#include "fs/names.hpp"
+#include "fs/cli/exit_codes.hpp"
+#include "fs/tree/names.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 #include "tests/support/split_builders.hpp"
@@ -24,11 +24,11 @@ namespace {
 
 namespace fsys = std::filesystem;
 using mount_test::MountedModel;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::read_file;
 
 std::string shard_path(int k) {
-  return fixture("split/split-0000" + std::to_string(k) + "-of-00003.gguf").string();
+  return data_file("split/split-0000" + std::to_string(k) + "-of-00003.gguf").string();
 }
 
 bool same_value(const gguf::Value& a, const gguf::Value& b) {
@@ -56,7 +56,7 @@ class SplitMount : public ::testing::TestWithParam<int> {
 };
 
 TEST_P(SplitMount, TreeHoldsEveryShardsTensorsWithTheSingleFilesBytes) {
-  const auto alltypes = gguf::parse_file(fixture("alltypes/alltypes.gguf").string());
+  const auto alltypes = gguf::parse_file(data_file("alltypes/alltypes.gguf").string());
   std::map<std::string, const gguf::TensorInfo*> reference;
   for (const auto& t : alltypes->tensors) reference[std::string(t.name)] = &t;
   const MountedModel& m = *mount_;
@@ -68,8 +68,8 @@ TEST_P(SplitMount, TreeHoldsEveryShardsTensorsWithTheSingleFilesBytes) {
       const fsys::path dir = m / "tensors" / gguffs::names::encode(t.name);
       const gguf::TensorInfo& r = *reference.at(std::string(t.name));
       EXPECT_EQ(read_file(dir / "data"),
-                test_support::read_range(fixture("alltypes/alltypes.gguf").string(), r.file_offset,
-                                         r.bytes))
+                test_support::read_range(data_file("alltypes/alltypes.gguf").string(),
+                                         r.file_offset, r.bytes))
           << t.name;
       const std::string info = read_file(dir / "info");
       EXPECT_NE(info.find("\nshard: " + std::to_string(k) + "\nfile: split-0000" +

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "fs/model_tree.hpp"
+#include "fs/tree/model_tree.hpp"
 #include "gguf/parser.hpp"
 #include "tests/mount/mount_fixture.hpp"
 
@@ -44,7 +44,7 @@ std::vector<Expected> expected_files(const fsys::path& model) {
   std::map<std::string, std::string> reference_f32;
   for (const auto& row : test_support::alltypes_manifest())
     reference_f32[row.name] =
-        test_support::read_file(test_support::fixture("alltypes/" + row.ref_file));
+        test_support::read_file(test_support::data_file("alltypes/" + row.ref_file));
 
   const auto tree = gguffs::build_model_tree(parsed, gguffs::Owner{});
   std::vector<Expected> out;
@@ -151,7 +151,7 @@ void reader(const fsys::path& mnt, const std::vector<Expected>& files, unsigned 
 
 TEST(StressReads, SixteenThreadsReadRandomRangesAndEveryByteMatches) {
   REQUIRE_MOUNT();
-  const fsys::path model = test_support::fixture("alltypes/alltypes.gguf");
+  const fsys::path model = test_support::data_file("alltypes/alltypes.gguf");
   const std::vector<Expected> files = expected_files(model);
   ASSERT_GT(files.size(), 100u);
 

@@ -15,19 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "fs/names.hpp"
+#include "fs/tree/names.hpp"
 #include "gguf/parser.hpp"
-#include "gguf/render.hpp"
+#include "gguf/render/render.hpp"
 #include "tests/mount/mount_fixture.hpp"
 
 namespace {
 
 namespace fsys = std::filesystem;
 using mount_test::MountedModel;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::read_file;
 
-const fsys::path kAlltypes = fixture("alltypes/alltypes.gguf");
+const fsys::path kAlltypes = data_file("alltypes/alltypes.gguf");
 
 std::vector<std::string> list_in_order(const fsys::path& dir) {
   std::vector<std::string> names;
@@ -141,7 +141,7 @@ TEST_F(AlltypesMount, EveryTensorDataEqualsTheFileBytes) {
     ASSERT_EQ(data.size(), row.bytes);
     EXPECT_TRUE(data == test_support::read_range(kAlltypes, t.file_offset, row.bytes));
     if (row.type_name == "f32") {
-      EXPECT_TRUE(data == read_file(fixture("alltypes/" + row.ref_file)));
+      EXPECT_TRUE(data == read_file(data_file("alltypes/" + row.ref_file)));
     }
     EXPECT_FALSE(read_file(dir / "info").empty());
   }
@@ -264,7 +264,7 @@ TEST_F(AlltypesMount, ListingsFollowFileOrder) {
 
 TEST(Gpt2Mount, TokenListHasOneLinePerToken) {
   REQUIRE_MOUNT();
-  MountedModel m(fixture("gpt2-vocab.gguf"));
+  MountedModel m(data_file("gpt2-vocab.gguf"));
   ASSERT_EQ(m.result().exit_code, 0) << m.result().err;
   ASSERT_TRUE(m.mounted());
   std::istringstream in(read_file(m / "metadata/tokenizer.ggml.tokens"));

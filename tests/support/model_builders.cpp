@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "gguf/parser.hpp"
-#include "gguf/source.hpp"
+#include "gguf/source/source.hpp"
 
 namespace test_support {
 

@@ -10,14 +10,8 @@
 
 namespace test_support {
 
-std::filesystem::path shared_dir() {
-  return GGUFFS_SHARED_DIR;
-}
-std::filesystem::path fixture(const std::string& relative) {
-  return shared_dir() / "fixtures" / relative;
-}
-std::filesystem::path reference(const std::string& relative) {
-  return shared_dir() / "reference" / relative;
+std::filesystem::path data_file(const std::string& relative) {
+  return std::filesystem::path(GGUFFS_TEST_DATA_DIR) / relative;
 }
 std::filesystem::path gguffs_binary() {
   return GGUFFS_BINARY;
@@ -67,7 +61,7 @@ TempDir::~TempDir() {
 }
 
 std::vector<ManifestRow> alltypes_manifest() {
-  std::istringstream in(read_file(fixture("alltypes/manifest.tsv")));
+  std::istringstream in(read_file(data_file("alltypes/manifest.tsv")));
   std::string line;
   std::getline(in, line);  // header
   std::vector<ManifestRow> rows;

@@ -8,10 +8,9 @@
 
 namespace test_support {
 
-// ../shared of the source tree (fixtures and reference data; read-only).
-std::filesystem::path shared_dir();
-std::filesystem::path fixture(const std::string& relative);    // shared_dir()/fixtures/relative
-std::filesystem::path reference(const std::string& relative);  // shared_dir()/reference/relative
+// tests/data/relative: the fixtures and reference data the repository carries
+// (tests/data/README.md).
+std::filesystem::path data_file(const std::string& relative);
 // build/gguffs, the program under test.
 std::filesystem::path gguffs_binary();
 
@@ -35,7 +34,7 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// One row of fixtures/alltypes/manifest.tsv.
+// One row of tests/data/alltypes/manifest.tsv.
 struct ManifestRow {
   int index;
   std::string name;
@@ -44,7 +43,7 @@ struct ManifestRow {
   std::vector<uint64_t> dims;  // GGUF order
   uint64_t elements;
   uint64_t bytes;
-  std::string ref_file;  // relative to fixtures/alltypes
+  std::string ref_file;  // relative to tests/data/alltypes
 };
 std::vector<ManifestRow> alltypes_manifest();
 

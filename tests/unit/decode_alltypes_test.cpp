@@ -16,7 +16,7 @@
 namespace {
 
 TEST(DecodeAlltypes, EveryTensorMatchesGgml) {
-  const auto path = test_support::fixture("alltypes/alltypes.gguf");
+  const auto path = test_support::data_file("alltypes/alltypes.gguf");
   const auto model = gguf::parse_file(path.string());
   const std::string file = test_support::read_file(path);
   const auto manifest = test_support::alltypes_manifest();
@@ -40,7 +40,7 @@ TEST(DecodeAlltypes, EveryTensorMatchesGgml) {
                         reinterpret_cast<const uint8_t*>(file.data() + info.file_offset), n_blocks,
                         got.data());
     const std::string want =
-        test_support::read_file(test_support::fixture("alltypes/" + row.ref_file));
+        test_support::read_file(test_support::data_file("alltypes/" + row.ref_file));
     ASSERT_EQ(want.size(), 4 * row.elements);
     size_t mismatches = 0;
     for (size_t i = 0; i < got.size(); ++i) {

@@ -115,7 +115,7 @@ TEST(DecodeApi, Nvfp4ScaleEdgeCases) {
 }
 
 std::string table(const char* name) {
-  return test_support::read_file(test_support::reference(std::string("tables/") + name));
+  return test_support::read_file(test_support::data_file(std::string("tables/") + name));
 }
 
 TEST(DecodeTables, ComputedSignTablesMatchGgml) {

@@ -17,7 +17,7 @@ namespace {
 namespace t = gguf::type_id;
 
 std::vector<uint32_t> reference_bits(const char* file) {
-  const std::string raw = test_support::read_file(test_support::reference(file));
+  const std::string raw = test_support::read_file(test_support::data_file(file));
   std::vector<uint32_t> bits(raw.size() / 4);
   for (size_t i = 0; i < bits.size(); ++i) {
     const auto* p = reinterpret_cast<const uint8_t*>(raw.data()) + 4 * i;

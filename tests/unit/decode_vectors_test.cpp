@@ -49,8 +49,8 @@ TEST_P(DecodeVectors, MatchesGgmlBitForBit) {
   const auto type = gguf::tensor_type(c.type_id);
   ASSERT_TRUE(type.has_value());
   const std::string dir = std::string("vectors/") + c.file;
-  const std::string in = test_support::read_file(test_support::reference(dir + ".in.bin"));
-  const std::string out = test_support::read_file(test_support::reference(dir + ".out.f32"));
+  const std::string in = test_support::read_file(test_support::data_file(dir + ".in.bin"));
+  const std::string out = test_support::read_file(test_support::data_file(dir + ".out.f32"));
   ASSERT_EQ(in.size(), 4u * type->block_bytes) << "the reference holds 4 blocks";
   ASSERT_TRUE(gguf::can_decode(c.type_id));
   std::vector<float> got(4 * type->block_size);
@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(DecodeVectorsSpot, FirstValuesQuotedInTheReference) {
   const auto first4 = [](const char* file, uint32_t id, size_t block_floats) {
     const std::string in = test_support::read_file(
-        test_support::reference(std::string("vectors/") + file + ".in.bin"));
+        test_support::data_file(std::string("vectors/") + file + ".in.bin"));
     std::vector<float> y(4 * block_floats);
     gguf::decode_blocks(id, reinterpret_cast<const uint8_t*>(in.data()), 4, y.data());
     return std::vector<float>(y.begin(), y.begin() + 4);

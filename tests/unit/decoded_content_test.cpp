@@ -9,7 +9,7 @@
 #include <system_error>
 #include <vector>
 
-#include "fs/content_decoded.hpp"
+#include "fs/tree/content_decoded.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/types.hpp"
 #include "gguf/writer.hpp"
@@ -38,7 +38,7 @@ std::string read_in_chunks(const FileContent& c, size_t chunk) {
 class AlltypesDecoded : public ::testing::Test {
  protected:
   void SetUp() override {
-    model_ = gguf::parse_file(test_support::fixture("alltypes/alltypes.gguf").string());
+    model_ = gguf::parse_file(test_support::data_file("alltypes/alltypes.gguf").string());
   }
   gguf::ModelPtr model_;
 };
@@ -52,7 +52,7 @@ TEST_F(AlltypesDecoded, EveryTensorWholeChunkedAndAtRandomOffsets) {
     const gguf::TensorInfo& t = model_->tensors.at(static_cast<size_t>(row.index));
     ASSERT_EQ(t.name, row.name);
     const std::string want =
-        test_support::read_file(test_support::fixture("alltypes/" + row.ref_file));
+        test_support::read_file(test_support::data_file("alltypes/" + row.ref_file));
     const DecodedFloats c(model_->source, t, false);
     ASSERT_EQ(c.size(), row.elements * 4);
     ASSERT_EQ(want.size(), c.size());
@@ -82,7 +82,7 @@ TEST_F(AlltypesDecoded, AlignedWholeBlocksDecodeStraightIntoTheReply) {
   c.read(4096, 128 * 1024, out);
   ASSERT_EQ(out.pieces().size(), 1u);
   EXPECT_EQ(out.pieces()[0].size, 128u * 1024);
-  const std::string want = test_support::read_file(test_support::fixture("alltypes/ref/40.f32"));
+  const std::string want = test_support::read_file(test_support::data_file("alltypes/ref/40.f32"));
   EXPECT_TRUE(out.to_string() == want.substr(4096, 128 * 1024));
 }
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "gguf/decoded_view.hpp"
-#include "gguf/render.hpp"
+#include "gguf/render/render.hpp"
 #include "gguf/types.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <system_error>
 
-#include "fs/model_tree.hpp"
-#include "gguf/render.hpp"
+#include "fs/tree/model_tree.hpp"
+#include "gguf/render/render.hpp"
 #include "tests/support/hostile_models.hpp"
 #include "tests/support/model_builders.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "fs/cli.hpp"
-#include "fs/mount.hpp"
+#include "fs/cli/cli.hpp"
+#include "fs/fuse/mount.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <system_error>
 
-#include "fs/model_tree.hpp"
+#include "fs/tree/model_tree.hpp"
 #include "gguf/merged_layout.hpp"
 #include "gguf/split.hpp"
 #include "gguf/writer.hpp"

@@ -1,4 +1,4 @@
-#include "fs/names.hpp"
+#include "fs/tree/names.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 
 namespace {
 
-using test_support::fixture;
+using test_support::data_file;
 
 std::string read_range(const gguf::Model& m, uint64_t offset, uint64_t len) {
   std::string out(len, '\0');
@@ -32,7 +32,7 @@ std::vector<std::string_view> strings(const gguf::Value& v) {
 }
 
 TEST(ReaderFixtures, AlltypesMatchesItsManifest) {
-  auto m = gguf::parse_file(fixture("alltypes/alltypes.gguf").string());
+  auto m = gguf::parse_file(data_file("alltypes/alltypes.gguf").string());
   auto manifest = test_support::alltypes_manifest();
   ASSERT_EQ(manifest.size(), 52u);
   ASSERT_EQ(m->tensors.size(), manifest.size());
@@ -56,7 +56,7 @@ TEST(ReaderFixtures, AlltypesMatchesItsManifest) {
 }
 
 TEST(ReaderFixtures, AlltypesMetadataHoldsTheSeedsExample4Values) {
-  auto m = gguf::parse_file(fixture("alltypes/alltypes.gguf").string());
+  auto m = gguf::parse_file(data_file("alltypes/alltypes.gguf").string());
   EXPECT_EQ(m->version, 3u);
   EXPECT_EQ(m->find("general.architecture")->value.str, "llama");
   EXPECT_EQ(m->find("test.u8")->value.bits, 200u);
@@ -74,13 +74,14 @@ TEST(ReaderFixtures, AlltypesMetadataHoldsTheSeedsExample4Values) {
 }
 
 TEST(ReaderFixtures, SplitShardsHoldTheLlamaTensorsOfAlltypes) {
-  auto all = gguf::parse_file(fixture("alltypes/alltypes.gguf").string());
+  auto all = gguf::parse_file(data_file("alltypes/alltypes.gguf").string());
   std::map<std::string, const gguf::TensorInfo*> by_name;
   for (const auto& t : all->tensors) by_name[std::string(t.name)] = &t;
 
   std::set<std::string> seen;
   for (int i = 1; i <= 3; ++i) {
-    std::string path = fixture("split/split-0000" + std::to_string(i) + "-of-00003.gguf").string();
+    std::string path =
+        data_file("split/split-0000" + std::to_string(i) + "-of-00003.gguf").string();
     SCOPED_TRACE(path);
     auto m = gguf::parse_file(path);
     EXPECT_TRUE(m->warnings.empty());
@@ -125,7 +126,7 @@ TEST(ReaderFixtures, SplitShardsHoldTheLlamaTensorsOfAlltypes) {
 }
 
 TEST(ReaderFixtures, Gpt2VocabularyHasTheRealGpt2Tables) {
-  auto m = gguf::parse_file(fixture("gpt2-vocab.gguf").string());
+  auto m = gguf::parse_file(data_file("gpt2-vocab.gguf").string());
   EXPECT_TRUE(m->warnings.empty());
   EXPECT_EQ(m->n_tensors, 0u);
   const auto* tokens = m->find("tokenizer.ggml.tokens");

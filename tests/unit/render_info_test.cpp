@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "gguf/render.hpp"
+#include "gguf/render/render.hpp"
 
 namespace {
 

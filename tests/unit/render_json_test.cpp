@@ -1,6 +1,6 @@
 // metadata.json, tensors.tsv and tensors.json: exact text for small hand-laid-out models, and the
 // JSON read back by an independent parser (nlohmann-json) on the real GPT-2 vocabulary.
-#include "gguf/render_json.hpp"
+#include "gguf/render/render_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -202,7 +202,7 @@ TEST(MetadataJson, InvalidAndRepeatedKeysStayDistinct) {
 }
 
 TEST(MetadataJson, Gpt2VocabularyReadsBackElementForElement) {
-  const auto m = gguf::parse_file(test_support::fixture("gpt2-vocab.gguf").string());
+  const auto m = gguf::parse_file(test_support::data_file("gpt2-vocab.gguf").string());
   const auto j = nlohmann::json::parse(gguf::render_metadata_json(*m));
   ASSERT_EQ(j.size(), m->metadata.size());
   const auto& tokens = j["tokenizer.ggml.tokens"];

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gguf/parser.hpp"
-#include "gguf/render.hpp"
+#include "gguf/render/render.hpp"
 #include "tests/support/model_builders.hpp"
 
 namespace {

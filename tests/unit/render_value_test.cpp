@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gguf/render.hpp"
+#include "gguf/render/render.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The seed lesson's printed figures (shared/seed/000_*.txt), reproduced through writer and
-// parser: Examples 1, 6, 12, 14, 15 and 17.
+// The seed lesson's printed figures (the Java lesson this project grew from), reproduced through
+// writer and parser: Examples 1, 6, 12, 14, 15 and 17.
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -18,7 +18,7 @@
 namespace {
 
 namespace fsys = std::filesystem;
-using test_support::fixture;
+using test_support::data_file;
 using test_support::shard_file;
 using test_support::split_shard_writer;
 using test_support::TempDir;
@@ -47,13 +47,13 @@ TEST(ShardName, FollowsLlamaCppsRule) {
 // The fixture's 18 tensors are the llama tensors of alltypes.gguf (fixtures/README): same names,
 // types, shapes and bytes, whichever shard is named.
 TEST(SplitFixture, EveryShardNameOpensTheSameEighteenTensors) {
-  const auto alltypes = gguf::parse_file(fixture("alltypes/alltypes.gguf").string());
+  const auto alltypes = gguf::parse_file(data_file("alltypes/alltypes.gguf").string());
   std::map<std::string, const gguf::TensorInfo*> reference;
   for (const auto& t : alltypes->tensors) reference[std::string(t.name)] = &t;
-  const std::string alltypes_path = fixture("alltypes/alltypes.gguf").string();
+  const std::string alltypes_path = data_file("alltypes/alltypes.gguf").string();
   for (int k = 1; k <= 3; ++k) {
     const std::string path =
-        fixture("split/split-0000" + std::to_string(k) + "-of-00003.gguf").string();
+        data_file("split/split-0000" + std::to_string(k) + "-of-00003.gguf").string();
     const gguf::ModelSet set = gguf::open_model_set(path);
     ASSERT_TRUE(set.is_split());
     ASSERT_EQ(set.shards.size(), 3u);
@@ -82,16 +82,16 @@ TEST(SplitFixture, EveryShardNameOpensTheSameEighteenTensors) {
 }
 
 TEST(SplitFixture, SingleOptionAndPlainFilesGiveOneModel) {
-  const std::string shard2 = fixture("split/split-00002-of-00003.gguf").string();
+  const std::string shard2 = data_file("split/split-00002-of-00003.gguf").string();
   const gguf::ModelSet one = gguf::open_model_set(shard2, /*single=*/true);
   EXPECT_FALSE(one.is_split());
   EXPECT_EQ(one.tensor_count(), 6u);
   EXPECT_EQ(one.merged, nullptr);
-  EXPECT_FALSE(gguf::open_model_set(fixture("alltypes/alltypes.gguf").string()).is_split());
+  EXPECT_FALSE(gguf::open_model_set(data_file("alltypes/alltypes.gguf").string()).is_split());
 }
 
 TEST(SplitFixture, SummaryCoversAllShards) {
-  const auto set = gguf::open_model_set(fixture("split/split-00003-of-00003.gguf").string());
+  const auto set = gguf::open_model_set(data_file("split/split-00003-of-00003.gguf").string());
   const std::string s = gguf::render_set_summary(set);
   // 49 keys in shard 1 minus the 3 split keys; 18 tensors; shard sizes from ls -l.
   EXPECT_EQ(s.rfind("GGUF v3, 46 KV pairs, 18 tensors, alignment 32", 0), 0u) << s;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "fs/content_text.hpp"
-#include "fs/tree.hpp"
+#include "fs/tree/content_text.hpp"
+#include "fs/tree/tree.hpp"
 
 namespace gguffs {
 namespace {

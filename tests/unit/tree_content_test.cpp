@@ -8,10 +8,10 @@
 #include <thread>
 #include <vector>
 
-#include "fs/content_range.hpp"
-#include "fs/content_segmented.hpp"
-#include "fs/content_text.hpp"
-#include "gguf/source.hpp"
+#include "fs/tree/content_range.hpp"
+#include "fs/tree/content_segmented.hpp"
+#include "fs/tree/content_text.hpp"
+#include "gguf/source/source.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace gguffs {

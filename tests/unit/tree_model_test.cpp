@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "fs/content_range.hpp"
-#include "fs/model_tree.hpp"
+#include "fs/tree/content_range.hpp"
+#include "fs/tree/model_tree.hpp"
 #include "gguf/parser.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -34,7 +34,7 @@ std::string expected_name(const std::string& tensor) {
 class AlltypesTree : public ::testing::Test {
  protected:
   void SetUp() override {
-    model_ = gguf::parse_file(test_support::fixture("alltypes/alltypes.gguf").string());
+    model_ = gguf::parse_file(test_support::data_file("alltypes/alltypes.gguf").string());
     tree_ = build_model_tree(model_, Owner{getuid(), getgid()});
   }
   gguf::ModelPtr model_;
@@ -82,7 +82,7 @@ TEST_F(AlltypesTree, EveryTensorHasInfoAndDataAtItsAbsoluteOffset) {
     if (row.type_name == "f32") {
       // F32 data is stored as is: it must equal the reference values byte for byte.
       EXPECT_EQ(out.to_string(),
-                test_support::read_file(test_support::fixture("alltypes/" + row.ref_file)));
+                test_support::read_file(test_support::data_file("alltypes/" + row.ref_file)));
     }
     offset = (offset + row.bytes + 31) / 32 * 32;
   }

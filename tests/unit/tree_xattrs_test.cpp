@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "fs/content_text.hpp"
-#include "fs/model_tree.hpp"
+#include "fs/tree/content_text.hpp"
+#include "fs/tree/model_tree.hpp"
 #include "tests/support/model_builders.hpp"
 
 namespace {
