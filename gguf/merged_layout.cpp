@@ -63,15 +63,6 @@ void check_byte_orders(const std::vector<ModelPtr>& shards) {
   }
 }
 
-void append_metadata(MergedLayout& layout, const Model& first) {
-  for (const MetadataEntry& e : first.metadata) {
-    if (is_split_key(e.key)) continue;
-    // Copied as encoded in the shard: exact, whatever the type or byte order.
-    layout.header.append(reinterpret_cast<const char*>(first.header_bytes) + e.file_offset,
-                         encoded_size(e));
-    ++layout.n_kv;
-  }
-}
 
 void append_tensor_info(std::string& out, const TensorInfo& t, uint64_t offset, bool be) {
   put<uint64_t>(out, t.name.size(), be);
@@ -88,14 +79,32 @@ bool is_split_key(std::string_view key) {
   return key.starts_with("split.");
 }
 
+MergedMetadata merged_metadata(const Model& first) {
+  MergedMetadata out;
+  for (const MetadataEntry& e : first.metadata) {
+    if (is_split_key(e.key)) continue;
+    // Copied as encoded in the shard: exact, whatever the type or byte order.
+    out.encoded.append(reinterpret_cast<const char*>(first.header_bytes) + e.file_offset,
+                       encoded_size(e));
+    ++out.count;
+  }
+  out.alignment = first.alignment;
+  return out;
+}
+
 MergedLayout merge_layout(const std::vector<ModelPtr>& shards) {
+  if (shards.empty()) throw std::invalid_argument("merge_layout: no shards");
+  return merge_layout(shards, merged_metadata(*shards.front()));
+}
+
+MergedLayout merge_layout(const std::vector<ModelPtr>& shards, const MergedMetadata& metadata) {
   if (shards.empty()) throw std::invalid_argument("merge_layout: no shards");
   check_byte_orders(shards);
   const Model& first = *shards.front();
   const std::string& name = first.name();
   MergedLayout layout;
   layout.big_endian = first.big_endian;
-  layout.alignment = first.alignment;
+  layout.alignment = metadata.alignment;
   const bool be = layout.big_endian;
 
   // Tensor offsets in one data section, packed in shard order.
@@ -113,7 +122,8 @@ MergedLayout merge_layout(const std::vector<ModelPtr>& shards) {
   put<uint64_t>(layout.header, layout.n_tensors, be);
   const size_t n_kv_at = layout.header.size();
   put<uint64_t>(layout.header, 0, be);  // the metadata count, filled in below
-  append_metadata(layout, first);
+  layout.header.append(metadata.encoded);
+  layout.n_kv = metadata.count;
   std::string count;
   put<uint64_t>(count, layout.n_kv, be);
   layout.header.replace(n_kv_at, count.size(), count);

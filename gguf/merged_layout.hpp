@@ -52,6 +52,18 @@ bool is_split_key(std::string_view key);
 // FormatError(split) for shards of different byte orders.
 MergedLayout merge_layout(const std::vector<ModelPtr>& shards);
 
+// The metadata section of a merged file: the pairs as encoded (key, type id, value), how many,
+// and the alignment they give.
+struct MergedMetadata {
+  std::string encoded;
+  uint64_t count = 0;
+  uint64_t alignment = 32;
+};
+// The first shard's metadata without the split.* keys.
+MergedMetadata merged_metadata(const Model& first);
+// The merged file of these shards with other metadata (an edited model, gguf/edit/).
+MergedLayout merge_layout(const std::vector<ModelPtr>& shards, const MergedMetadata& metadata);
+
 // The merged file as a ByteSource (reads served from the header and the shards), for parsing it
 // with our reader and for `gguffs summary`. fd() is -1.
 std::shared_ptr<ByteSource> merged_source(std::vector<ModelPtr> shards,

@@ -56,6 +56,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.long_listing = true;
     } else if (a == "-v") {
       cl.verbose = true;
+    } else if (a == "--edit") {
+      cl.edit = true;
     } else if (a == "--single") {
       cl.single = true;
     } else if (a == "-o" || a.rfind("-o", 0) == 0) {
@@ -71,6 +73,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   }
   cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
   for (const std::string& option : cl.mount_options) check_option(option);
+  if (std::erase(cl.mount_options, std::string("edit")) != 0) cl.edit = true;
   if (cl.action == CommandLine::Action::unmount) {
     if (positional.size() != 1) throw UsageError("usage: gguffs -u MOUNTPOINT");
     cl.mount_point = positional[0];

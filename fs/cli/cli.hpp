@@ -25,6 +25,7 @@ struct CommandLine {
   bool debug = false;         // -d (implies -f)
   bool single_thread = false;              // -s
   bool single = false;                     // --single: a shard of a split model as an ordinary file
+  bool edit = false;                       // --edit or -o edit: metadata/ writable (fs/edit/)
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
 };
 

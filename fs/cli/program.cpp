@@ -1,3 +1,4 @@
+#include "fs/edit/editor.hpp"
 #include "fs/cli/program.hpp"
 
 #include <fmt/format.h>
@@ -40,9 +41,10 @@ int fail(ExitCode code, const std::string& message) {
 }
 
 // Parses the model (all shards) and builds the tree; -v reports both on stderr.
-std::shared_ptr<const Tree> load_tree(const CommandLine& cl) {
+std::shared_ptr<const Tree> load_tree(const CommandLine& cl, gguf::ModelSet* loaded = nullptr) {
   const auto started = std::chrono::steady_clock::now();
   const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
+  if (loaded) *loaded = models;
   const auto parsed = std::chrono::steady_clock::now();
   auto tree = build_model_tree(models, Owner{getuid(), getgid()});
   if (cl.verbose) {
@@ -85,7 +87,12 @@ int run(const CommandLine& cl, const std::string& version) {
   if (cl.mount_point.empty())
     mount_cl.mount_point = auto_point.emplace(default_mount_point(cl.model)).path();
   check_mount_point(mount_cl.mount_point);
-  return mount_and_serve(mount_cl, load_tree(cl));
+  if (!cl.edit) return mount_and_serve(mount_cl, load_tree(cl));
+  gguf::ModelSet models;
+  auto tree = load_tree(cl, &models);
+  Editor editor(std::move(models), tree);
+  fmt::print(stderr, "gguffs: metadata/ is writable; edits last until unmount\n");
+  return mount_and_serve(mount_cl, std::move(tree), &editor);
 }
 
 }  // namespace

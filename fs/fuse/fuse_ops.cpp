@@ -12,13 +12,19 @@
 #include <system_error>
 #include <vector>
 
+#include "fs/edit/editor.hpp"
+#include "fs/fuse/ops_common.hpp"
 #include "fs/fuse/readahead.hpp"
 #include "fs/fuse/truncation_guard.hpp"
 #include "fs/tree/tree.hpp"
 
 namespace gguffs {
 
-namespace {
+std::shared_ptr<const Tree> Session::tree() const {
+  return editor ? editor->tree() : fixed_tree;
+}
+
+namespace ops {
 
 Session& session_of(fuse_req_t req) {
   Session& session = *static_cast<Session*>(fuse_req_userdata(req));
@@ -29,30 +35,8 @@ Session& session_of(fuse_req_t req) {
   return session;
 }
 
-const Tree& tree_of(fuse_req_t req) {
-  return session_of(req).tree;
-}
-
-// Runs body; on an exception replies with the matching errno. body must reply itself and must
-// not throw after replying (replies come last).
-template <typename Body>
-void guarded(fuse_req_t req, Body&& body) noexcept {
-  int err;
-  try {
-    body();
-    return;
-  } catch (const std::system_error& e) {
-    err = e.code().value() > 0 ? e.code().value() : EIO;
-  } catch (const std::bad_alloc&) {
-    err = ENOMEM;
-  } catch (...) {
-    err = EIO;
-  }
-  fuse_reply_err(req, err);
-}
-
-[[noreturn]] void fail(int err) {
-  throw std::system_error(err, std::generic_category());
+std::shared_ptr<const Tree> tree_of(fuse_req_t req) {
+  return session_of(req).tree();
 }
 
 Tree::Index node_of(const Tree& tree, fuse_ino_t ino) {
@@ -61,23 +45,30 @@ Tree::Index node_of(const Tree& tree, fuse_ino_t ino) {
   return *i;
 }
 
-fuse_entry_param entry_of(const Tree& tree, Tree::Index i) {
+fuse_entry_param entry_of(const Session& session, const Tree& tree, Tree::Index i) {
   fuse_entry_param e = {};
-  e.ino = Tree::inode_of(i);
+  e.ino = tree.inode_of(i);
   e.generation = 1;
   e.attr = tree.stat_of(i);
-  e.attr_timeout = kCacheTimeout;
-  e.entry_timeout = kCacheTimeout;
+  // An editable mount's metadata/ files and root files change with every edit: the kernel asks
+  // again each time (tensors/ never changes).
+  const Node& n = tree.node(i);
+  const bool changes = session.editor && (n.writable || (n.parent == Tree::kRoot && !n.is_dir()));
+  e.attr_timeout = changes ? 0 : kCacheTimeout;
+  e.entry_timeout = changes ? 0 : kCacheTimeout;
   return e;
 }
 
 void op_init(void* userdata, fuse_conn_info* conn) {
   auto* session = static_cast<Session*>(userdata);
-  if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) {
+  // An editable mount needs every open: the handle holds the version it opened.
+  if (session->editor) {
+    if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+  } else if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) {
     conn->want |= FUSE_CAP_NO_OPEN_SUPPORT;
     session->no_open = true;
   }
-  if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) {
+  if (!session->editor && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)) {
     conn->want |= FUSE_CAP_NO_OPENDIR_SUPPORT;
     session->no_opendir = true;
   }
@@ -92,17 +83,19 @@ void op_init(void* userdata, fuse_conn_info* conn) {
 
 void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const Tree::Index dir = node_of(tree, parent);
     if (!tree.node(dir).is_dir()) fail(ENOTDIR);
     if (const auto child = tree.lookup(dir, name)) {
-      const fuse_entry_param e = entry_of(tree, *child);
+      const fuse_entry_param e = entry_of(session_of(req), tree, *child);
       fuse_reply_entry(req, &e);
       return;
     }
-    // A negative entry with a timeout: the kernel remembers that the name does not exist.
+    // A negative entry with a timeout: the kernel remembers that the name does not exist (not
+    // in a directory an edit can add to).
     fuse_entry_param e = {};
-    e.entry_timeout = kCacheTimeout;
+    e.entry_timeout = tree.node(dir).writable ? 0 : kCacheTimeout;
     fuse_reply_entry(req, &e);
   });
 }
@@ -117,7 +110,8 @@ void op_forget_multi(fuse_req_t req, size_t, fuse_forget_data*) {
 
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const struct stat st = tree.stat_of(node_of(tree, ino));
     fuse_reply_attr(req, &st, kCacheTimeout);
   });
@@ -125,11 +119,13 @@ void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 
 void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     if (!tree.node(node_of(tree, ino)).is_dir()) fail(ENOTDIR);
     if (session_of(req).no_opendir) fail(ENOSYS);
-    fi->cache_readdir = 1;
-    fi->keep_cache = 1;
+    const bool changes = tree.node(node_of(tree, ino)).writable;
+    fi->cache_readdir = changes ? 0 : 1;
+    fi->keep_cache = changes ? 0 : 1;
     fuse_reply_open(req, fi);
   });
 }
@@ -137,7 +133,8 @@ void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 // Directory offsets: entry k of [".", "..", children...] is followed by offset k + 1.
 void read_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const Tree::Index dir = node_of(tree, ino);
     const Node& d = tree.node(dir);
     if (!d.is_dir()) fail(ENOTDIR);
@@ -157,7 +154,7 @@ void read_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool
       const auto next = static_cast<off_t>(k + 1);
       size_t n;
       if (plus) {
-        fuse_entry_param e = entry_of(tree, i);
+        fuse_entry_param e = entry_of(session_of(req), tree, i);
         if (dot) e.ino = 0;  // "." and ".." take no lookup reference
         n = fuse_add_direntry_plus(req, buf.get() + used, size - used, name, &e, next);
       } else {
@@ -181,7 +178,8 @@ void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse
 
 void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const Node& n = tree.node(node_of(tree, ino));
     if (n.is_dir()) fail(EISDIR);
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) fail(EROFS);
@@ -232,39 +230,45 @@ fuse_buf_copy_flags reply_flags(const ReadBuffer& data) {
   return FUSE_BUF_NO_SPLICE;
 }
 
+void reply_content(fuse_req_t req, const FileContent& content, size_t size, off_t off) {
+  if (off < 0) fail(EINVAL);
+  ReadBuffer data(size);
+  try {
+    content.read(static_cast<uint64_t>(off), size, data);
+    require_file_pieces_present(data);  // the model file may have shrunk since
+  } catch (const ModelFileShrank&) {
+    warn_model_file_shrank();
+    throw;
+  }
+  if (data.pieces().empty()) {
+    fuse_reply_buf(req, nullptr, 0);
+    return;
+  }
+  BufvecPtr v = make_bufvec(data);
+  fuse_reply_data(req, v.get(), reply_flags(data));
+}
+
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const Node& n = tree.node(node_of(tree, ino));
     if (n.is_dir()) fail(EISDIR);
-    if (off < 0) fail(EINVAL);
-    ReadBuffer data(size);
-    try {
-      n.content->read(static_cast<uint64_t>(off), size, data);
-      require_file_pieces_present(data);  // the model file may have shrunk since
-    } catch (const ModelFileShrank&) {
-      warn_model_file_shrank();
-      throw;
-    }
-    if (data.pieces().empty()) {
-      fuse_reply_buf(req, nullptr, 0);
-      return;
-    }
-    BufvecPtr v = make_bufvec(data);
-    fuse_reply_data(req, v.get(), reply_flags(data));
+    reply_content(req, *n.content, size, off);
   });
 }
 
 void op_statfs(fuse_req_t req, fuse_ino_t) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     struct statvfs s = {};
     s.f_bsize = 4096;
     s.f_frsize = 4096;
     s.f_blocks = (tree.attributes().backing_bytes + 4095) / 4096;
     s.f_files = tree.size();
     s.f_namemax = 255;
-    s.f_flag = ST_RDONLY;
+    s.f_flag = session_of(req).editor ? 0 : ST_RDONLY;
     fuse_reply_statfs(req, &s);
   });
 }
@@ -326,13 +330,20 @@ void reply_xattr_bytes(fuse_req_t req, const std::string& bytes, size_t size) {
 }
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
     const Tree::Index node = node_of(tree, ino);
     // Only user.* attributes exist here. For the others (security.selinux, system.posix_acl_*,
     // which `ls -l` asks for on every file) answer "not supported" rather than "no such
     // attribute": ls and libacl remember that per filesystem and stop asking, which makes the
     // first `ls -lR` of a large model several times faster (docs/BENCHMARKS.md).
     if (std::string_view(name).substr(0, 5) != "user.") fail(ENOTSUP);
+    if (const Editor* editor = session_of(req).editor; editor && std::string_view(name) == kErrorXattr) {
+      const auto reason = editor->error(tree.node(node).original);
+      if (!reason || !tree.node(node).writable) fail(ENODATA);
+      reply_xattr_bytes(req, *reason, size);
+      return;
+    }
     const std::string* value = tree.xattr(node, name);
     if (!value) fail(ENODATA);
     reply_xattr_bytes(req, *value, size);
@@ -340,12 +351,18 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
 }
 void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
   guarded(req, [&] {
-    const Tree& tree = tree_of(req);
-    reply_xattr_bytes(req, tree.xattr_names(node_of(tree, ino)), size);
+    const auto tree_ref = tree_of(req);
+    const Tree& tree = *tree_ref;
+    const Tree::Index node = node_of(tree, ino);
+    std::string names = tree.xattr_names(node);
+    if (const Editor* editor = session_of(req).editor;
+        editor && tree.node(node).writable && editor->error(tree.node(node).original))
+      names.append(kErrorXattr).push_back('\0');
+    reply_xattr_bytes(req, names, size);
   });
 }
 
-fuse_lowlevel_ops make_operations() {
+fuse_lowlevel_ops read_only_operations() {
   fuse_lowlevel_ops ops = {};
   ops.init = op_init;
   ops.lookup = op_lookup;
@@ -376,10 +393,10 @@ fuse_lowlevel_ops make_operations() {
   return ops;
 }
 
-}  // namespace
+}  // namespace ops
 
 const fuse_lowlevel_ops& tree_operations() {
-  static const fuse_lowlevel_ops ops = make_operations();
+  static const fuse_lowlevel_ops ops = ops::read_only_operations();
   return ops;
 }
 

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "fs/fuse/fuse_ops.hpp"
+#include "fs/fuse/notifier.hpp"
 #include "fs/fuse/readahead.hpp"
 #include "fs/fuse/request_loop.hpp"
 
@@ -41,7 +43,7 @@ SessionPtr new_session(const CommandLine& cl, Session& session) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
-  const fuse_lowlevel_ops& ops = tree_operations();
+  const fuse_lowlevel_ops& ops = session.editor ? edit_operations() : tree_operations();
   // The Session (the tree, and what init agreed) is the userdata; nothing is global.
   SessionPtr se(fuse_session_new(&fargs, &ops, sizeof(ops), &session));
   fuse_opt_free_args(&fargs);
@@ -59,11 +61,12 @@ int serve(const CommandLine& cl, fuse_session* se) {
 }  // namespace
 
 std::string fuse_option_list(const CommandLine& cl) {
-  std::string list = "ro";
+  // An editable mount is read-write for the kernel; the tree refuses writes outside metadata/.
+  std::string list = cl.edit ? "rw" : "ro";
   if (!has_option(cl, "fsname")) list += ",fsname=" + escape_option_value(cl.model);
   if (!has_option(cl, "subtype")) list += ",subtype=gguffs";
   for (const std::string& o : cl.mount_options)
-    if (o != "ro") list += "," + o;
+    if (o != "ro" && o != "rw") list += "," + o;
   // Other users only get in when asked for, and then the kernel checks the files' modes
   // (r--r--r--, owned by the mounting user) instead of letting everyone through.
   if ((has_option(cl, "allow_other") || has_option(cl, "allow_root")) &&
@@ -72,9 +75,10 @@ std::string fuse_option_list(const CommandLine& cl) {
   return list;
 }
 
-int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree) {
+int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree, Editor* editor) {
   if (access("/dev/fuse", F_OK) != 0) throw FuseError("/dev/fuse does not exist (is FUSE loaded?)");
-  Session session(*tree);  // outlives se
+  Session session(std::move(tree));  // outlives se
+  session.editor = editor;
   SessionPtr se = new_session(cl, session);
   if (fuse_set_signal_handlers(se.get()) != 0) throw FuseError("cannot set signal handlers");
   session.readahead_mount_point = resolve_mount_point(cl.mount_point);
@@ -89,7 +93,11 @@ int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree) {
     fuse_remove_signal_handlers(se.get());
     throw FuseError("cannot start the daemon");
   }
+  std::optional<Notifier> notifier;  // stopped before se goes
+  if (editor) session.notifier = &notifier.emplace(se.get());
   const int code = serve(cl, se.get());
+  session.notifier = nullptr;
+  notifier.reset();
   fuse_session_unmount(se.get());
   fuse_remove_signal_handlers(se.get());
   return code;

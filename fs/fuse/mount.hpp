@@ -11,6 +11,8 @@
 
 namespace gguffs {
 
+class Editor;
+
 // FUSE cannot be set up or the mount fails; exits with kExitFuse.
 class FuseError : public std::runtime_error {
  public:
@@ -24,6 +26,8 @@ std::string fuse_option_list(const CommandLine& cl);
 
 // Mounts tree at cl.mount_point and serves it; returns the exit code once unmounted (0 after
 // fusermount3 -u, SIGINT or SIGTERM). Throws FuseError or UsageError before mounting.
-int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree);
+// With an editor (--edit), serves its current version and takes edits of metadata/.
+int mount_and_serve(const CommandLine& cl, std::shared_ptr<const Tree> tree,
+                    Editor* editor = nullptr);
 
 }  // namespace gguffs

@@ -47,8 +47,10 @@ class Zeros final : public FileContent {
   uint64_t size_;
 };
 
-std::shared_ptr<const FileContent> merged_file_content(const gguf::ModelSet& models) {
-  const auto& layout = models.merged;
+}  // namespace
+
+std::shared_ptr<const FileContent> merged_file_content(
+    const std::vector<gguf::ModelPtr>& shards, std::shared_ptr<const gguf::MergedLayout> layout) {
   std::vector<std::shared_ptr<const FileContent>> parts;
   parts.reserve(layout->segments.size());
   for (const gguf::MergedSegment& s : layout->segments) {
@@ -60,7 +62,7 @@ std::shared_ptr<const FileContent> merged_file_content(const gguf::ModelSet& mod
         parts.push_back(std::make_shared<Zeros>(s.size));
         break;
       case gguf::MergedSegment::Kind::shard:
-        parts.push_back(std::make_shared<ByteRange>(models.shards.at(s.shard)->source,
+        parts.push_back(std::make_shared<ByteRange>(shards.at(s.shard)->source,
                                                     s.shard_offset, s.size, s.present));
         break;
     }
@@ -68,10 +70,8 @@ std::shared_ptr<const FileContent> merged_file_content(const gguf::ModelSet& mod
   return std::make_shared<Segmented>(std::move(parts));
 }
 
-}  // namespace
-
 std::shared_ptr<const FileContent> model_file_content(const gguf::ModelSet& models) {
-  if (models.is_split() && models.merged) return merged_file_content(models);
+  if (models.is_split() && models.merged) return merged_file_content(models.shards, models.merged);
   const auto& source = models.first()->source;
   return std::make_shared<ByteRange>(source, 0, source->size(), source->size());
 }

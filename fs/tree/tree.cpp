@@ -9,6 +9,11 @@
 namespace gguffs {
 
 std::optional<Tree::Index> Tree::index_of(uint64_t inode) const {
+  if (!inodes_.empty()) {
+    const auto it = index_by_inode_.find(inode);
+    if (it == index_by_inode_.end()) return std::nullopt;
+    return it->second;
+  }
   if (inode == 0 || inode > nodes_.size()) return std::nullopt;
   return static_cast<Index>(inode - 1);
 }
@@ -61,12 +66,12 @@ struct stat Tree::stat_of(Index i) const {
   st.st_atim = st.st_mtim = st.st_ctim = attributes_.mtime;
   st.st_blksize = kBlockSize;
   if (n.is_dir()) {
-    st.st_mode = S_IFDIR | 0555;
+    st.st_mode = S_IFDIR | (n.writable ? 0755 : 0555);
     st.st_nlink = 2 + n.subdirs;
     return st;
   }
   const uint64_t size = n.content->size();
-  st.st_mode = S_IFREG | 0444;
+  st.st_mode = S_IFREG | (n.writable ? 0644 : 0444);
   st.st_nlink = 1;
   st.st_size = static_cast<off_t>(size);
   st.st_blocks = static_cast<blkcnt_t>((size + 511) / 512);
@@ -166,6 +171,17 @@ std::shared_ptr<const Tree> TreeBuilder::finish() && {
   used_names_.clear();
   next_suffix_.clear();
   return std::make_shared<const Tree>(std::move(tree_));
+}
+
+std::shared_ptr<const Tree> TreeBuilder::finish(std::vector<uint64_t> inodes) && {
+  if (inodes.size() != tree_.nodes_.size() || inodes.at(Tree::kRoot) != 1)
+    throw std::invalid_argument("one inode number per node, 1 for the root");
+  for (size_t i = 0; i < inodes.size(); ++i) {
+    if (!tree_.index_by_inode_.emplace(inodes[i], static_cast<Index>(i)).second)
+      throw std::invalid_argument("inode numbers must be unique");
+  }
+  tree_.inodes_ = std::move(inodes);
+  return std::move(*this).finish();
 }
 
 }  // namespace gguffs

@@ -2,7 +2,9 @@
 // here: the FUSE adapter (fuse_ops.cpp) and command-line readers share it.
 //
 // Node index i is inode i + 1, so the root (index 0) is FUSE_ROOT_ID. Nodes never go away, so
-// inode numbers are stable for the life of the mount and `forget` has nothing to do.
+// inode numbers are stable for the life of the mount and `forget` has nothing to do. A tree built
+// for an edited version of the model (fs/edit/) is given its inode numbers instead, so that paths
+// that did not change keep theirs across versions.
 #pragma once
 
 #include <sys/stat.h>
@@ -37,6 +39,8 @@ struct Node {
   // Extended attributes (name, value) in listing order: "user.gguf.type" ... (few per node).
   std::vector<std::pair<std::string, std::string>> xattrs;
 
+  bool writable = false;  // an editable mount's metadata/ and its files: rw-r--r--, rwxr-xr-x
+
   bool is_dir() const { return kind == NodeKind::directory; }
 };
 
@@ -54,7 +58,7 @@ class Tree {
   static constexpr Index kRoot = 0;
   static constexpr uint32_t kBlockSize = 512 * 1024;  // st_blksize: one FUSE request's worth
 
-  static uint64_t inode_of(Index i) { return uint64_t{i} + 1; }
+  uint64_t inode_of(Index i) const { return inodes_.empty() ? uint64_t{i} + 1 : inodes_[i]; }
   // The node of an inode number, or nullopt for a number this tree never handed out.
   std::optional<Index> index_of(uint64_t inode) const;
 
@@ -80,6 +84,9 @@ class Tree {
   std::vector<Node> nodes_;
   TreeAttributes attributes_;
   std::shared_ptr<const void> keep_alive_;  // what the contents point into (the model)
+  // Given inode numbers (edited versions); empty: index + 1.
+  std::vector<uint64_t> inodes_;
+  std::unordered_map<uint64_t, Index> index_by_inode_;
 };
 
 // Builds a Tree: add directories and files under parents already added, then finish().
@@ -100,8 +107,13 @@ class TreeBuilder {
   const Node& node(Index i) const { return tree_.nodes_.at(i); }
   // Keeps owner alive as long as the tree (e.g. the model the contents read from).
   void keep_alive(std::shared_ptr<const void> owner);
+  // Marks node i writable (its mode gains the owner's write bit).
+  void set_writable(Index i) { tree_.nodes_.at(i).writable = true; }
+  size_t size() const { return tree_.nodes_.size(); }
 
   std::shared_ptr<const Tree> finish() &&;
+  // finish(), with inodes[i] the inode number of node i (unique, 1 for the root).
+  std::shared_ptr<const Tree> finish(std::vector<uint64_t> inodes) &&;
 
  private:
   Index add(Index parent, std::string_view original, NodeKind kind);

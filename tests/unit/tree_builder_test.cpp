@@ -29,9 +29,9 @@ TEST(TreeBuilder, RootIsInodeOneAndIndexesAreStable) {
   const auto d = b.add_directory(Tree::kRoot, "dir");
   const auto f = b.add_file(d, "file", text("hello"));
   auto tree = std::move(b).finish();
-  EXPECT_EQ(Tree::inode_of(Tree::kRoot), 1u);  // FUSE_ROOT_ID
+  EXPECT_EQ(tree->inode_of(Tree::kRoot), 1u);  // FUSE_ROOT_ID
   EXPECT_EQ(tree->index_of(1), Tree::kRoot);
-  EXPECT_EQ(tree->index_of(Tree::inode_of(f)), f);
+  EXPECT_EQ(tree->index_of(tree->inode_of(f)), f);
   EXPECT_FALSE(tree->index_of(0).has_value());
   EXPECT_FALSE(tree->index_of(tree->size() + 1).has_value());
   EXPECT_EQ(tree->find("dir/file"), f);
@@ -98,7 +98,7 @@ TEST(TreeBuilder, AttributesFollowTheContract) {
   const struct stat ds = tree->stat_of(d);
   EXPECT_EQ(ds.st_mode, S_IFDIR | 0555u);
   EXPECT_EQ(ds.st_nlink, 4u);  // 2 + two subdirectories
-  EXPECT_EQ(ds.st_ino, Tree::inode_of(d));
+  EXPECT_EQ(ds.st_ino, tree->inode_of(d));
   EXPECT_EQ(tree->stat_of(Tree::kRoot).st_nlink, 3u);
 
   const struct stat fs = tree->stat_of(f);
