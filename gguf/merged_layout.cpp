@@ -63,7 +63,6 @@ void check_byte_orders(const std::vector<ModelPtr>& shards) {
   }
 }
 
-
 void append_tensor_info(std::string& out, const TensorInfo& t, uint64_t offset, bool be) {
   put<uint64_t>(out, t.name.size(), be);
   out.append(t.name);

@@ -1,5 +1,5 @@
-#include "fs/edit/editor.hpp"
 #include "fs/cli/program.hpp"
+#include "fs/edit/editor.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

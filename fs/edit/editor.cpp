@@ -81,11 +81,16 @@ std::shared_ptr<const Tree> Editor::tree() const {
   return current_;
 }
 
-std::optional<struct stat> Editor::retired_stat(uint64_t inode) const {
+std::optional<Editor::Retired> Editor::retired(uint64_t inode) const {
   std::lock_guard lock(mutex_);
   const auto it = retired_.find(inode);
-  if (it == retired_.end() || it->second.content.expired()) return std::nullopt;
-  return it->second.st;
+  if (it == retired_.end()) return std::nullopt;
+  return it->second.retired;
+}
+
+void Editor::forget(uint64_t inode) {
+  std::lock_guard lock(mutex_);
+  retired_.erase(inode);
 }
 
 std::optional<std::string> Editor::error(const std::string& key) const {
@@ -133,7 +138,8 @@ Invalidations Editor::write(const std::string& key, std::string_view text) {
   check_editable(key);
   const Pair& old = existing(key);
   const auto typed = typed_.find(key);
-  const gguf::TypeSpec spec = typed != typed_.end() ? typed->second : gguf::type_spec_of(*old.value);
+  const gguf::TypeSpec spec =
+      typed != typed_.end() ? typed->second : gguf::type_spec_of(*old.value);
   std::string encoded;
   try {
     encoded = gguf::encode_value_text(spec, text, big_endian_);
@@ -241,8 +247,8 @@ Invalidations Editor::set_type(const std::string& key, std::string_view type_nam
     throw EditError(EINVAL, e.what());
   }
   std::vector<Pair> pairs = pairs_;
-  pairs[find(key)] = make_pair(key, spec.type(),
-                               gguf::encode_value_text(spec, default_text(spec), big_endian_));
+  pairs[find(key)] =
+      make_pair(key, spec.type(), gguf::encode_value_text(spec, default_text(spec), big_endian_));
   Invalidations out = commit(std::move(pairs));
   untyped_.erase(key);
   typed_[key] = spec;
@@ -252,8 +258,8 @@ Invalidations Editor::set_type(const std::string& key, std::string_view type_nam
 std::shared_ptr<const Tree> Editor::build_tree(const std::vector<Pair>& pairs,
                                                const gguf::EditedModel* edited,
                                                std::vector<std::string>& paths) {
-  auto owner = std::make_shared<VersionOwner>(
-      VersionOwner{base_, edited ? *edited : gguf::EditedModel{}});
+  auto owner =
+      std::make_shared<VersionOwner>(VersionOwner{base_, edited ? *edited : gguf::EditedModel{}});
   const gguf::ModelPtr model = edited ? edited->model : nullptr;
   TreeBuilder b(base_tree_->attributes());
   const Tree& base = *base_tree_;
@@ -345,7 +351,7 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     out.names.push_back({previous->inode_of(n.parent), n.name});
     if (!n.is_dir()) {
       out.inodes.push_back(inode);
-      retired_[inode] = {n.content, previous->stat_of(i)};
+      retired_[inode] = {{n.content, previous->stat_of(i)}, version_};
     }
     if (it == known.end()) listing_changed = true;
   }
@@ -354,10 +360,16 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     out.names.push_back({next->inode_of(next->node(i).parent), next->node(i).name});
     listing_changed = true;
   }
+  // The kernel forgets most of these soon; those it never looked up are dropped a few versions on,
+  // unless an open file still holds the content.
+  ++version_;
+  std::erase_if(retired_, [this](const auto& r) {
+    return r.second.version + kRetiredVersions < version_ &&
+           r.second.retired.content.use_count() == 1;
+  });
   if (listing_changed) {
     if (const auto dir = next->find("metadata")) out.inodes.push_back(next->inode_of(*dir));
   }
-  std::erase_if(retired_, [](const auto& r) { return r.second.content.expired(); });
 
   known_ = std::move(known);
   pairs_ = std::move(pairs);

@@ -57,8 +57,14 @@ class Editor {
   Editor(gguf::ModelSet base, std::shared_ptr<const Tree> base_tree);
 
   std::shared_ptr<const Tree> tree() const;
-  // stat of a file of an older version that is still open somewhere, by its inode number.
-  std::optional<struct stat> retired_stat(uint64_t inode) const;
+  // A file of an older version the kernel may still know (a lookup answered just before an
+  // edit, an open file): its content and stat, until the kernel forgets the inode.
+  struct Retired {
+    std::shared_ptr<const FileContent> content;
+    struct stat st;
+  };
+  std::optional<Retired> retired(uint64_t inode) const;
+  void forget(uint64_t inode);
 
   // key's value from text, parsed as the key's type (EINVAL with the reason if it does not).
   Invalidations write(const std::string& key, std::string_view text);
@@ -86,10 +92,6 @@ class Editor {
     uint64_t inode;
     std::shared_ptr<const FileContent> content;  // null for directories
   };
-  struct Retired {
-    std::weak_ptr<const FileContent> content;
-    struct stat st;
-  };
 
   Pair make_pair(std::string key, gguf::ValueType type, std::string value) const;
   size_t find(const std::string& key) const;  // npos when absent
@@ -112,7 +114,13 @@ class Editor {
   std::map<std::string, std::string> errors_;
   std::unordered_map<std::string, Known> known_;  // path -> inode of the current tree
   uint64_t next_inode_ = 0;
-  std::unordered_map<uint64_t, Retired> retired_;
+  struct RetiredAt {
+    Retired retired;
+    uint64_t version;
+  };
+  static constexpr uint64_t kRetiredVersions = 16;
+  std::unordered_map<uint64_t, RetiredAt> retired_;
+  uint64_t version_ = 0;
 
   mutable std::mutex current_mutex_;
   std::shared_ptr<const Tree> current_;

@@ -23,6 +23,7 @@ namespace {
 
 struct Handle {
   std::shared_ptr<const FileContent> content;  // the version opened
+  struct stat st = {};                         // its attributes
   std::string key;                             // write handles: the metadata key
   bool writable = false;
   std::mutex mutex;                 // writes come from the reader thread, reads from workers
@@ -87,19 +88,42 @@ struct stat current_stat(const Session& session, fuse_ino_t ino) {
   const auto tree = session.tree();
   if (const auto i = tree->index_of(ino)) return tree->stat_of(*i);
   if (session.editor)
-    if (const auto st = session.editor->retired_stat(ino)) return *st;
-  fail(ENOENT);
+    if (const auto r = session.editor->retired(ino)) return r->st;
+  fail(ESTALE);  // an inode of a version long gone: the kernel looks the path up again
+}
+
+void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t) {
+  if (Editor* editor = session_of(req).editor) editor->forget(ino);
+  fuse_reply_none(req);
+}
+
+void op_forget_multi(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
+  if (Editor* editor = session_of(req).editor)
+    for (size_t k = 0; k < count; ++k) editor->forget(forgets[k].ino);
+  fuse_reply_none(req);
+}
+
+// The attributes an open handle sees: its version's (what it wrote, for a write handle).
+struct stat handle_stat(Handle& h) {
+  struct stat st = h.st;
+  if (h.writable) {
+    std::lock_guard lock(h.mutex);
+    if (h.text) st.st_size = static_cast<off_t>(h.text->size());
+  }
+  return st;
 }
 
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
-    struct stat st = current_stat(session_of(req), ino);
-    if (Handle* h = handle_of(fi); h && h->writable) {
-      std::lock_guard lock(h->mutex);
-      if (h->text) st.st_size = static_cast<off_t>(h->text->size());
-    }
+    Handle* h = handle_of(fi);
+    const struct stat st = h ? handle_stat(*h) : current_stat(session_of(req), ino);
     fuse_reply_attr(req, &st, 0);
   });
+}
+
+void reply_open(fuse_req_t req, std::unique_ptr<Handle> h, fuse_file_info* fi) {
+  fi->fh = reinterpret_cast<uint64_t>(h.get());
+  if (fuse_reply_open(req, fi) == 0) h.release();
 }
 
 void open_handle(fuse_req_t req, const Tree& tree, Tree::Index i, fuse_file_info* fi,
@@ -107,6 +131,7 @@ void open_handle(fuse_req_t req, const Tree& tree, Tree::Index i, fuse_file_info
   const Node& n = tree.node(i);
   auto h = std::make_unique<Handle>();
   h->content = n.content;
+  h->st = tree.stat_of(i);
   const bool writing = (fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0;
   if (writing) {
     if (!n.writable) fail(EROFS);
@@ -134,9 +159,21 @@ void open_handle(fuse_req_t req, const Tree& tree, Tree::Index i, fuse_file_info
 void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
     const auto tree = tree_of(req);
-    const Tree::Index i = node_of(*tree, ino);
-    if (tree->node(i).is_dir()) fail(EISDIR);
-    open_handle(req, *tree, i, fi, false);
+    const auto i = tree->index_of(ino);
+    if (!i) {
+      // An inode of the version before the last edit (looked up just before it): that version.
+      const auto r = session_of(req).editor->retired(ino);
+      if (!r) fail(ESTALE);  // the kernel looks the path up again
+      if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0) fail(ESTALE);
+      auto h = std::make_unique<Handle>();
+      h->content = r->content;
+      h->st = r->st;
+      fi->keep_cache = 1;
+      fi->direct_io = r->content->may_be_mapped() ? 0 : 1;
+      return reply_open(req, std::move(h), fi);
+    }
+    if (tree->node(*i).is_dir()) fail(EISDIR);
+    open_handle(req, *tree, *i, fi, false);
   });
 }
 
@@ -184,8 +221,7 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* buf, size_t size, off_t of
   });
 }
 
-void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set,
-                fuse_file_info* fi) {
+void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
   guarded(req, [&] {
     Editor& editor = editor_of(req);
     const auto tree = tree_of(req);
@@ -210,11 +246,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set,
     }
     // Modes, owners and times (sed -i and cp -p copy them to their temporary file) are accepted
     // and not kept.
-    struct stat st = current_stat(session_of(req), ino);
-    if (h && h->writable) {
-      std::lock_guard lock(h->mutex);
-      if (h->text) st.st_size = static_cast<off_t>(h->text->size());
-    }
+    const struct stat st = h ? handle_stat(*h) : current_stat(session_of(req), ino);
     fuse_reply_attr(req, &st, 0);
   });
 }
@@ -298,6 +330,8 @@ void op_mkdir(fuse_req_t req, fuse_ino_t, const char*, mode_t) {
 fuse_lowlevel_ops make_edit_operations() {
   fuse_lowlevel_ops o = read_only_operations();
   o.getattr = op_getattr;
+  o.forget = op_forget;
+  o.forget_multi = op_forget_multi;
   o.open = op_open;
   o.create = op_create;
   o.read = op_read;

@@ -338,7 +338,8 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
     // attribute": ls and libacl remember that per filesystem and stop asking, which makes the
     // first `ls -lR` of a large model several times faster (docs/BENCHMARKS.md).
     if (std::string_view(name).substr(0, 5) != "user.") fail(ENOTSUP);
-    if (const Editor* editor = session_of(req).editor; editor && std::string_view(name) == kErrorXattr) {
+    if (const Editor* editor = session_of(req).editor;
+        editor && std::string_view(name) == kErrorXattr) {
       const auto reason = editor->error(tree.node(node).original);
       if (!reason || !tree.node(node).writable) fail(ENODATA);
       reply_xattr_bytes(req, *reason, size);

@@ -62,8 +62,8 @@ std::shared_ptr<const FileContent> merged_file_content(
         parts.push_back(std::make_shared<Zeros>(s.size));
         break;
       case gguf::MergedSegment::Kind::shard:
-        parts.push_back(std::make_shared<ByteRange>(shards.at(s.shard)->source,
-                                                    s.shard_offset, s.size, s.present));
+        parts.push_back(std::make_shared<ByteRange>(shards.at(s.shard)->source, s.shard_offset,
+                                                    s.size, s.present));
         break;
     }
   }
