@@ -58,6 +58,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.verbose = true;
     } else if (a == "--edit") {
       cl.edit = true;
+    } else if (a == "--overlay" || a == "--type") {
+      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs an argument");
+      (a == "--type" ? cl.type : cl.overlay) = args[++i];
     } else if (a == "--single") {
       cl.single = true;
     } else if (a == "-o" || a.rfind("-o", 0) == 0) {
@@ -74,6 +77,37 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
   for (const std::string& option : cl.mount_options) check_option(option);
   if (std::erase(cl.mount_options, std::string("edit")) != 0) cl.edit = true;
+  for (auto it = cl.mount_options.begin(); it != cl.mount_options.end();) {
+    if (it->rfind("overlay=", 0) == 0) {
+      cl.overlay = it->substr(8);
+      if (cl.overlay.empty()) throw UsageError("-o overlay needs a file name");
+      cl.edit = true;
+      it = cl.mount_options.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const std::string command = positional.empty() ? "" : positional[0];
+  if (command == "export") {
+    if (positional.size() != 3 || cl.overlay.empty())
+      throw UsageError("usage: gguffs export MODEL.gguf --overlay FILE OUT.gguf");
+    cl.action = CommandLine::Action::export_;
+    cl.model = positional[1];
+    cl.path = positional[2];
+    return cl;
+  }
+  if (command == "set" || command == "unset") {
+    const bool set = command == "set";
+    if (positional.size() != (set ? 4u : 3u))
+      throw UsageError(set ? "usage: gguffs set MNT KEY [--type TYPE] VALUE"
+                           : "usage: gguffs unset MNT KEY");
+    cl.action = set ? CommandLine::Action::set : CommandLine::Action::unset;
+    cl.mount_point = positional[1];
+    cl.key = positional[2];
+    if (set) cl.value = positional[3];
+    return cl;
+  }
+  if (!cl.type.empty()) throw UsageError("--type belongs to gguffs set");
   if (cl.action == CommandLine::Action::unmount) {
     if (positional.size() != 1) throw UsageError("usage: gguffs -u MOUNTPOINT");
     cl.mount_point = positional[0];
@@ -113,6 +147,10 @@ std::string usage_text() {
          "       gguffs ls [-l] MODEL.gguf [PATH]\n"
          "       gguffs cat MODEL.gguf PATH\n"
          "       gguffs -u MOUNTPOINT\n"
+         "       gguffs --edit [-o overlay=FILE] MODEL.gguf MOUNTPOINT\n"
+         "       gguffs set MNT KEY [--type TYPE] VALUE\n"
+         "       gguffs unset MNT KEY\n"
+         "       gguffs export MODEL.gguf --overlay FILE OUT.gguf\n"
          "\n"
          "Mounts a GGUF model read-only: summary.txt, model.gguf, metadata.json, tensors.tsv,\n"
          "tensors.json, metadata/<key>, tensors/<name>/{info,data,...}. Returns once the mount\n"
@@ -127,6 +165,9 @@ std::string usage_text() {
          "  -f                 stay in the foreground\n"
          "  -d                 debug output (implies -f)\n"
          "  -s                 single-threaded (no worker threads for reads)\n"
+         "  --edit, -o edit    metadata/ writable: write a key's file to change it, rm, mv,\n"
+         "                     create; model.gguf and the other files follow at once\n"
+         "  -o overlay=FILE    keep the edits in FILE across remounts (implies --edit)\n"
          "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
          "                     as an ordinary file; by default all shards mount as one\n"
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
@@ -137,7 +178,7 @@ std::string usage_text() {
          "\n"
          "exit codes: 0 ok, 1 internal error, 2 usage, 3 cannot read the model, 4 not GGUF,\n"
          "  5 unsupported version, 6 malformed, 7 split model problem, 8 mount point problem,\n"
-         "  9 FUSE unavailable\n";
+         "  9 FUSE unavailable, 14 an edit overlay made for another model or unreadable\n";
 }
 
 }  // namespace gguffs

@@ -14,7 +14,7 @@
 namespace gguffs {
 
 struct CommandLine {
-  enum class Action { mount, summary, check, ls, cat, unmount, help, version };
+  enum class Action { mount, summary, check, ls, cat, unmount, help, version, export_, set, unset };
   Action action = Action::mount;
   std::string model;
   std::string mount_point;    // mount: empty for the default (auto_mount_point.hpp); -u: the target
@@ -26,6 +26,10 @@ struct CommandLine {
   bool single_thread = false;              // -s
   bool single = false;                     // --single: a shard of a split model as an ordinary file
   bool edit = false;                       // --edit or -o edit: metadata/ writable (fs/edit/)
+  std::string overlay;                     // -o overlay=FILE (implies edit), export --overlay FILE
+  std::string key;                         // set, unset: the metadata key (mount_point: MNT)
+  std::string value;                       // set: the value's text
+  std::string type;                        // set --type TYPE: the type of a new key
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
 };
 

@@ -10,6 +10,7 @@
 //   7  split model problem (a shard is missing or inconsistent)
 //   8  mount point problem (missing, not a directory, not empty, already a mount point)
 //   9  FUSE unavailable (no /dev/fuse, or the mount itself failed)
+//  14  an edit overlay made for another base model, or an unreadable overlay
 #pragma once
 
 #include "gguf/errors.hpp"
@@ -27,6 +28,7 @@ enum ExitCode : int {
   kExitSplit = 7,
   kExitMountPoint = 8,
   kExitFuse = 9,
+  kExitOverlay = 14,
 };
 
 constexpr ExitCode exit_code_for(gguf::FormatError::Kind kind) {

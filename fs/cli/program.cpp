@@ -1,4 +1,5 @@
 #include "fs/cli/program.hpp"
+#include "fs/cli/edit_commands.hpp"
 #include "fs/edit/editor.hpp"
 
 #include <fmt/format.h>
@@ -77,6 +78,15 @@ int run(const CommandLine& cl, const std::string& version) {
     case CommandLine::Action::unmount:
       unmount_mount_point(cl.mount_point);
       return kExitOk;
+    case CommandLine::Action::export_:
+      export_model(cl);
+      return kExitOk;
+    case CommandLine::Action::set:
+      set_key(cl);
+      return kExitOk;
+    case CommandLine::Action::unset:
+      unset_key(cl);
+      return kExitOk;
     case CommandLine::Action::mount:
       break;
   }
@@ -91,7 +101,12 @@ int run(const CommandLine& cl, const std::string& version) {
   gguf::ModelSet models;
   auto tree = load_tree(cl, &models);
   Editor editor(std::move(models), tree);
-  fmt::print(stderr, "gguffs: metadata/ is writable; edits last until unmount\n");
+  if (cl.overlay.empty()) {
+    fmt::print(stderr, "gguffs: metadata/ is writable; edits last until unmount\n");
+  } else {
+    editor.use_overlay(cl.overlay);
+    fmt::print(stderr, "gguffs: metadata/ is writable; edits are kept in {}\n", cl.overlay);
+  }
   return mount_and_serve(mount_cl, std::move(tree), &editor);
 }
 
@@ -105,6 +120,10 @@ int run_program(const std::vector<std::string>& args, const std::string& version
   } catch (const gguf::FormatError& e) {
     return fail(exit_code_for(e.kind()), e.what());
   } catch (const PathError& e) {
+    return fail(kExitUsage, e.what());
+  } catch (const gguf::OverlayError& e) {
+    return fail(kExitOverlay, e.what());
+  } catch (const EditCommandError& e) {
     return fail(kExitUsage, e.what());
   } catch (const MountPointError& e) {
     return fail(kExitMountPoint, e.what());

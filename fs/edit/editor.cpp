@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
 #include <functional>
 
@@ -70,6 +73,7 @@ Editor::Editor(gguf::ModelSet base, std::shared_ptr<const Tree> base_tree)
   for (Tree::Index i = 0; i < base_tree_->size(); ++i)
     known_[paths[i]] = {base_tree_->inode_of(i), base_tree_->node(i).content};
   next_inode_ = base_tree_->size() + 1;
+  base_entries_ = file_entries(pairs_);  // = gguf::base_entries(first, !is_split)
   // Until the first edit: the base tree's contents (model.gguf is the model file itself), with
   // metadata/ writable.
   std::vector<std::string> unused;
@@ -320,12 +324,53 @@ std::shared_ptr<const Tree> Editor::build_tree(const std::vector<Pair>& pairs,
   return std::move(b).finish(std::move(inodes));
 }
 
-Invalidations Editor::commit(std::vector<Pair> pairs) {
+std::vector<gguf::EditedEntry> Editor::file_entries(const std::vector<Pair>& pairs) const {
+  // A split model's split.* keys describe the shards: the merged model.gguf has none.
   std::vector<gguf::EditedEntry> entries;
   entries.reserve(pairs.size());
   const bool split = base_.is_split();
   for (const Pair& p : pairs)
     if (!split || !gguf::is_split_key(p.entry.key)) entries.push_back(p.entry);
+  return entries;
+}
+
+std::vector<gguf::EditedEntry> Editor::entries() const {
+  std::lock_guard lock(mutex_);
+  return file_entries(pairs_);
+}
+
+void Editor::use_overlay(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  overlay_path_ = path;
+  if (access(path.c_str(), F_OK) != 0) return;  // created by the first edit
+  const gguf::Overlay overlay = gguf::read_overlay(path, big_endian_);
+  if (overlay.deleted.empty() && overlay.pairs.empty()) return;
+  std::vector<gguf::EditedEntry> entries;
+  try {
+    entries = gguf::apply_overlay(base_, base_entries_, overlay);
+  } catch (const gguf::OverlayError& e) {
+    throw gguf::OverlayError(path + ": " + e.what());
+  }
+  std::vector<Pair> pairs;
+  if (base_.is_split()) {
+    for (const Pair& p : pairs_)
+      if (gguf::is_split_key(p.entry.key)) pairs.push_back(p);
+  }
+  for (const gguf::EditedEntry& e : entries) {
+    const auto base = std::find_if(pairs_.begin(), pairs_.end(), [&](const Pair& p) {
+      return p.entry.key == e.key && p.entry.value.data() == e.value.data();
+    });
+    pairs.push_back(base != pairs_.end() ? *base : make_pair(e.key, e.type, std::string(e.value)));
+  }
+  try {
+    commit(std::move(pairs));
+  } catch (const EditError& e) {
+    throw gguf::OverlayError(path + ": " + e.reason());
+  }
+}
+
+Invalidations Editor::commit(std::vector<Pair> pairs) {
+  const std::vector<gguf::EditedEntry> entries = file_entries(pairs);
   gguf::EditedModel edited;
   try {
     edited = gguf::build_edited_model(base_.shards, entries, base_.first()->name());
@@ -371,6 +416,14 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     if (const auto dir = next->find("metadata")) out.inodes.push_back(next->inode_of(*dir));
   }
 
+  if (!overlay_path_.empty()) {
+    try {
+      gguf::write_overlay(overlay_path_, gguf::diff_overlay(base_, base_entries_, entries),
+                          big_endian_);
+    } catch (const gguf::OverlayError& e) {
+      throw EditError(EIO, e.what());  // the edit is not made: it could not be kept
+    }
+  }
   known_ = std::move(known);
   pairs_ = std::move(pairs);
   {

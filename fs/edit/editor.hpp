@@ -25,6 +25,7 @@
 
 #include "fs/tree/tree.hpp"
 #include "gguf/edit/edited_model.hpp"
+#include "gguf/edit/overlay.hpp"
 #include "gguf/edit/value_text.hpp"
 #include "gguf/split.hpp"
 
@@ -57,6 +58,12 @@ class Editor {
   Editor(gguf::ModelSet base, std::shared_ptr<const Tree> base_tree);
 
   std::shared_ptr<const Tree> tree() const;
+
+  // -o overlay=FILE: applies FILE's edits when it exists (OverlayError when it was made for
+  // another base or cannot be read), and rewrites it after every edit.
+  void use_overlay(const std::string& path);
+  // The metadata pairs of the current version, as model.gguf holds them.
+  std::vector<gguf::EditedEntry> entries() const;
   // A file of an older version the kernel may still know (a lookup answered just before an
   // edit, an open file): its content and stat, until the kernel forgets the inode.
   struct Retired {
@@ -98,6 +105,7 @@ class Editor {
   Pair& existing(const std::string& key);
   void check_editable(const std::string& key) const;
   Invalidations commit(std::vector<Pair> pairs);
+  std::vector<gguf::EditedEntry> file_entries(const std::vector<Pair>& pairs) const;
   std::shared_ptr<const Tree> build_tree(const std::vector<Pair>& pairs,
                                          const gguf::EditedModel* edited,
                                          std::vector<std::string>& paths);
@@ -105,6 +113,8 @@ class Editor {
   gguf::ModelSet base_;
   std::shared_ptr<const Tree> base_tree_;
   bool big_endian_ = false;
+  std::vector<gguf::EditedEntry> base_entries_;  // the base's pairs as model.gguf holds them
+  std::string overlay_path_;                     // "" without -o overlay
 
   mutable std::mutex mutex_;  // edits one at a time
   std::vector<Pair> pairs_;

@@ -48,11 +48,11 @@ EditedEntry EditedEntry::make(std::string key, ValueType type, std::string value
   return e;
 }
 
-std::vector<EditedEntry> base_entries(const Model& first) {
+std::vector<EditedEntry> base_entries(const Model& first, bool keep_split_keys) {
   std::vector<EditedEntry> out;
   out.reserve(first.metadata.size());
   for (const MetadataEntry& m : first.metadata) {
-    if (is_split_key(m.key)) continue;
+    if (!keep_split_keys && is_split_key(m.key)) continue;
     EditedEntry e;
     e.key = std::string(m.key);
     e.type = m.value.type;

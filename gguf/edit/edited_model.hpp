@@ -26,8 +26,9 @@ struct EditedEntry {
   static EditedEntry make(std::string key, ValueType type, std::string value);
 };
 
-// The first shard's pairs as they are (split.* keys dropped: they describe the shards).
-std::vector<EditedEntry> base_entries(const Model& first);
+// The first shard's pairs as they are (split.* keys dropped: they describe the shards; kept for
+// a single file, which is mounted as it is).
+std::vector<EditedEntry> base_entries(const Model& first, bool keep_split_keys = false);
 
 // The alignment these pairs give the file: general.alignment when it is a UINT32 power of two,
 // else 32 (as gguf.cpp reads it).

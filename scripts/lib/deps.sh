@@ -2,7 +2,7 @@
 # Usage: ensure_packages pkg...   (defaults to the build and test set)
 
 # What the program needs to build and mount (scripts/demo installs only these).
-GGUFFS_PROGRAM_PACKAGES=(cmake make g++ pkg-config libfuse3-dev fuse3 libfmt-dev)
+GGUFFS_PROGRAM_PACKAGES=(cmake make g++ pkg-config libfuse3-dev fuse3 libfmt-dev libssl-dev)
 # Everything scripts/test needs: the program's, the compilers and test libraries, and the real
 # clients of the interop tests (Debian's numpy and torch; the npm ones come from
 # tests/interop/setup_npm.sh).

@@ -373,3 +373,74 @@ TEST(EditMount, WithoutEditNothingIsWritable) {
 }
 
 }  // namespace
+
+namespace {
+
+using mount_test::run_gguffs;
+
+TEST(EditOverlay, SurvivesARemountAndExportIsByteIdentical) {
+  REQUIRE_MOUNT();
+  test_support::TempDir dir;
+  const std::string overlay = (dir.path() / "edits.gguf").string();
+  const std::string base = test_support::data_file(kModel).string();
+  std::string edited;
+  {
+    MountedModel m(base, {"-o", "overlay=" + overlay});
+    ASSERT_TRUE(m.mounted()) << m.result().err;
+    EXPECT_NE(m.result().err.find("edits are kept in"), std::string::npos);
+    ASSERT_EQ(run_gguffs({"set", m.path().string(), "general.name", "kept"}).exit_code, 0);
+    ASSERT_EQ(run_gguffs({"set", m.path().string(), "my.layers", "--type", "UINT16", "--", "12"})
+                  .exit_code,
+              0);
+    const auto bad = run_gguffs({"set", m.path().string(), "my.layers", "70000"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("'70000' is out of range for UINT16"), std::string::npos) << bad.err;
+    ASSERT_EQ(run_gguffs({"unset", m.path().string(), "general.file_type"}).exit_code, 0);
+    edited = read_file(m / "model.gguf");
+    EXPECT_TRUE(m.unmount());
+  }
+  const auto model = parse_bytes(edited);
+  EXPECT_EQ(string_value(*model, "general.name"), "kept");
+  ASSERT_NE(model->find("my.layers"), nullptr);
+  EXPECT_EQ(model->find("my.layers")->value.type, gguf::ValueType::UINT16);
+  EXPECT_EQ(model->find("my.layers")->value.bits, 12u);
+  EXPECT_EQ(model->find("general.file_type"), nullptr);
+  {
+    MountedModel m(base, {"-o", "overlay=" + overlay});
+    ASSERT_TRUE(m.mounted()) << m.result().err;
+    EXPECT_EQ(read_file(m / "model.gguf"), edited);
+    EXPECT_EQ(read_file(m / "metadata/general.name"), "kept");
+    EXPECT_TRUE(m.unmount());
+  }
+  const std::string out = (dir.path() / "patched.gguf").string();
+  const auto exported = run_gguffs({"export", base, "--overlay", overlay, out});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_TRUE(read_file(out) == edited) << "export equals MNT/model.gguf byte for byte";
+}
+
+TEST(EditOverlay, AnOverlayMadeForAnotherModelIsRefused) {
+  REQUIRE_MOUNT();
+  test_support::TempDir dir;
+  const std::string overlay = (dir.path() / "edits.gguf").string();
+  {
+    MountedModel m(test_support::data_file(kModel), {"-o", "overlay=" + overlay});
+    ASSERT_TRUE(m.mounted()) << m.result().err;
+    ASSERT_EQ(run_gguffs({"set", m.path().string(), "general.name", "x"}).exit_code, 0);
+    EXPECT_TRUE(m.unmount());
+  }
+  const std::string other = test_support::data_file("gpt2-vocab.gguf").string();
+  MountedModel m(other, {"-o", "overlay=" + overlay});
+  EXPECT_FALSE(m.mounted());
+  EXPECT_EQ(m.result().exit_code, 14);
+  EXPECT_NE(m.result().err.find("made for another model"), std::string::npos) << m.result().err;
+  const auto exported =
+      run_gguffs({"export", other, "--overlay", overlay, (dir.path() / "o.gguf").string()});
+  EXPECT_EQ(exported.exit_code, 14);
+  // Not an overlay at all.
+  const auto not_overlay =
+      run_gguffs({"export", other, "--overlay", other, (dir.path() / "o.gguf").string()});
+  EXPECT_EQ(not_overlay.exit_code, 14);
+  EXPECT_NE(not_overlay.err.find("not a gguffs overlay"), std::string::npos) << not_overlay.err;
+}
+
+}  // namespace
