@@ -92,6 +92,14 @@ std::optional<Editor::Retired> Editor::retired(uint64_t inode) const {
   return it->second.retired;
 }
 
+struct stat Editor::Retired::stat() const {
+  struct stat out = st;
+  const uint64_t size = content->size();
+  out.st_size = static_cast<off_t>(size);
+  out.st_blocks = static_cast<blkcnt_t>((size + 511) / 512);
+  return out;
+}
+
 void Editor::forget(uint64_t inode) {
   std::lock_guard lock(mutex_);
   retired_.erase(inode);
@@ -396,7 +404,7 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     out.names.push_back({previous->inode_of(n.parent), n.name});
     if (!n.is_dir()) {
       out.inodes.push_back(inode);
-      retired_[inode] = {{n.content, previous->stat_of(i)}, version_};
+      retired_[inode] = {{n.content, previous->stat_of(i, false)}, version_};
     }
     if (it == known.end()) listing_changed = true;
   }

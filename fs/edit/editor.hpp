@@ -68,7 +68,9 @@ class Editor {
   // edit, an open file): its content and stat, until the kernel forgets the inode.
   struct Retired {
     std::shared_ptr<const FileContent> content;
-    struct stat st;
+    struct stat st;  // without the size, which would render a lazy text nobody may read
+
+    struct stat stat() const;
   };
   std::optional<Retired> retired(uint64_t inode) const;
   void forget(uint64_t inode);

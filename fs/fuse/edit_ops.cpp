@@ -88,7 +88,7 @@ struct stat current_stat(const Session& session, fuse_ino_t ino) {
   const auto tree = session.tree();
   if (const auto i = tree->index_of(ino)) return tree->stat_of(*i);
   if (session.editor)
-    if (const auto r = session.editor->retired(ino)) return r->st;
+    if (const auto r = session.editor->retired(ino)) return r->stat();
   fail(ESTALE);  // an inode of a version long gone: the kernel looks the path up again
 }
 
@@ -167,7 +167,7 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
       if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0) fail(ESTALE);
       auto h = std::make_unique<Handle>();
       h->content = r->content;
-      h->st = r->st;
+      h->st = r->stat();
       fi->keep_cache = 1;
       fi->direct_io = r->content->may_be_mapped() ? 0 : 1;
       return reply_open(req, std::move(h), fi);

@@ -57,7 +57,7 @@ std::string Tree::path_of(Index i) const {
   return path;
 }
 
-struct stat Tree::stat_of(Index i) const {
+struct stat Tree::stat_of(Index i, bool with_size) const {
   const Node& n = nodes_[i];
   struct stat st = {};
   st.st_ino = inode_of(i);
@@ -70,7 +70,7 @@ struct stat Tree::stat_of(Index i) const {
     st.st_nlink = 2 + n.subdirs;
     return st;
   }
-  const uint64_t size = n.content->size();
+  const uint64_t size = with_size ? n.content->size() : 0;
   st.st_mode = S_IFREG | (n.writable ? 0644 : 0444);
   st.st_nlink = 1;
   st.st_size = static_cast<off_t>(size);

@@ -72,8 +72,9 @@ class Tree {
   std::optional<Index> find(std::string_view path) const;
   // The path of a node relative to the root.
   std::string path_of(Index i) const;
-  // stat(2) attributes: r--r--r-- files, r-xr-xr-x directories, exact sizes.
-  struct stat stat_of(Index i) const;
+  // stat(2) attributes: r--r--r-- files, r-xr-xr-x directories, exact sizes (with_size false:
+  // size 0, for a caller that must not make a lazy content render itself).
+  struct stat stat_of(Index i, bool with_size = true) const;
   // The value of extended attribute name on node i, or nullptr.
   const std::string* xattr(Index i, std::string_view name) const;
   // listxattr(2)'s answer for node i: every name followed by a NUL byte.

@@ -85,6 +85,9 @@ EditedModel build_edited_model(const std::vector<ModelPtr>& shards,
                                const std::vector<EditedEntry>& entries, const std::string& name) {
   const bool be = shards.front()->big_endian;
   MergedMetadata metadata;
+  size_t bytes = 0;
+  for (const EditedEntry& e : entries) bytes += 8 + e.key.size() + 4 + e.value.size();
+  metadata.encoded.reserve(bytes);
   for (const EditedEntry& e : entries) append_encoded_pair(metadata.encoded, e, be);
   metadata.count = entries.size();
   metadata.alignment = alignment_of(entries, be);
