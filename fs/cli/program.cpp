@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
+
+#include <filesystem>
 #include <unistd.h>
 
 #include <chrono>
@@ -109,7 +111,8 @@ int run(const CommandLine& cl, const std::string& version) {
   if (cl.overlay.empty()) {
     fmt::print(stderr, "gguffs: metadata/ is writable; edits last until unmount\n");
   } else {
-    editor.use_overlay(cl.overlay);
+    // Absolute: the daemon leaves the current directory for / when it goes to the background.
+    editor.use_overlay(std::filesystem::absolute(cl.overlay).string());
     fmt::print(stderr, "gguffs: metadata/ is writable; edits are kept in {}\n", cl.overlay);
   }
   return mount_and_serve(mount_cl, std::move(tree), &editor);

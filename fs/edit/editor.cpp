@@ -403,7 +403,8 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     const Node& n = previous->node(i);
     out.names.push_back({previous->inode_of(n.parent), n.name});
     if (!n.is_dir()) {
-      out.inodes.push_back(inode);
+      // Its pages stay: they are right for the version it holds, which open and mapped readers
+      // keep using (dropping them cost an edit of a 500 MB model.gguf 100 ms of CPU).
       retired_[inode] = {{n.content, previous->stat_of(i, false)}, version_};
     }
     if (it == known.end()) listing_changed = true;
