@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <malloc.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include <chrono>
 #include <cstdio>
