@@ -171,7 +171,7 @@ std::string usage_text() {
          "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
          "                     as an ordinary file; by default all shards mount as one\n"
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
-         "                     fsname=NAME, ...); the mount is always ro; fstab's\n"
+         "                     fsname=NAME, ...); ro unless --edit; fstab's\n"
          "                     noauto, user, _netdev, relatime... are ignored\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"
