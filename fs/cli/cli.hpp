@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gguf/hf/hf_view.hpp"
+
 namespace gguffs {
 
 struct CommandLine {
@@ -26,6 +28,8 @@ struct CommandLine {
   bool single_thread = false;              // -s
   bool single = false;                     // --single: a shard of a split model as an ordinary file
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
+  // -o hf_dtype=F32|F16|BF16: what quantized tensors decode to in hf/ (not passed to FUSE).
+  gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;
 };
 
 // A mistake in the arguments; exits with kExitUsage.

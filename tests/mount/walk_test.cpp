@@ -164,7 +164,7 @@ TEST_F(AlltypesMount, AttributesOfDirectoriesAndFiles) {
   ASSERT_EQ(stat(mnt().path().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode, S_IFDIR | 0555u);
   EXPECT_EQ(st.st_ino, 1u);
-  EXPECT_EQ(st.st_nlink, 4u);  // . + .. + metadata/ + tensors/
+  EXPECT_EQ(st.st_nlink, 5u);  // . + .. + metadata/ + tensors/ + hf/
   EXPECT_EQ(st.st_uid, getuid());
 
   ASSERT_EQ(stat((mnt() / "tensors").c_str(), &st), 0);
