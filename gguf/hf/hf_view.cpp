@@ -168,6 +168,10 @@ HfView plan_hf_view(const ModelSet& models, Dtype quantized_to) {
         add_unmapped(view.unmapped, t.name, decoded.reason);
         continue;
       }
+      if (t.elements > (uint64_t{1} << 58)) {  // keeps every offset of the file far from 2^64
+        add_unmapped(view.unmapped, t.name, "too many elements for a safetensors file");
+        continue;
+      }
       HfTensor h;
       h.shard = shard;
       h.tensor = &t;

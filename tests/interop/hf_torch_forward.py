@@ -8,7 +8,8 @@ MNT: the mount; LLAMA.json: tests/interop/llama.mjs's output (--prompt, --tokens
 --probabilities) on MNT/model.gguf. MODE "hf" loads every weight from MNT/hf/model.safetensors;
 MODE "no-unpermute" takes q_proj/k_proj from MNT/tensors/*/data.npy instead (the GGUF rows with
 only the names changed), which must not match. Prints one JSON object:
-{"steps": N, "top1_agree": K, "max_prob_diff": D}.
+{"steps": N, "top1_agree": K, "max_prob_diff": D, "max_relative_diff": R, "largest_prob": P}
+over llama.cpp's top-K tokens of every step.
 
 The safetensors file is read by hand (struct + json) and mapped with numpy.memmap, then
 torch.from_numpy: no copy of the weights. llama.cpp multiplies F16 weights with activations
@@ -113,7 +114,7 @@ def main():
                 weights["model.layers.%d.self_attn.%s.weight" % (i, h)] = torch.from_numpy(
                     numpy.asarray(numpy.load(npy, mmap_mode="r")))
     tokens = list(llama["promptTokens"])
-    agree, max_diff = 0, 0.0
+    agree, max_diff, max_rel, top_p = 0, 0.0, 0.0, 0.0
     with torch.no_grad():
         for step, want in enumerate(llama["tokens"]):
             probs = torch.softmax(forward(weights, config, tokens).to(torch.float64), dim=-1)
@@ -121,9 +122,12 @@ def main():
                 agree += 1
             for token_id, p in llama["probabilities"][step]:
                 max_diff = max(max_diff, abs(float(probs[token_id]) - p))
+                max_rel = max(max_rel, abs(float(probs[token_id]) - p) / p)
+                top_p = max(top_p, p)
             tokens.append(want)  # follow llama.cpp's continuation
     print(json.dumps({"steps": len(llama["tokens"]), "top1_agree": agree,
-                      "max_prob_diff": max_diff}))
+                      "max_prob_diff": max_diff, "max_relative_diff": max_rel,
+                      "largest_prob": top_p}))
 
 
 main()
