@@ -86,14 +86,14 @@ std::string fill(std::string_view pattern, const Match& m) {
   return out;
 }
 
-Mapped map_name(const Architecture& arch, std::string_view name, bool to_hf_side) {
+std::optional<Mapped> map_name(const Architecture& arch, std::string_view name, bool to_hf_side) {
   for (const Rule& rule : kRules) {
     if (rule.qk_norm && !arch.has_qk_norm) continue;
     const std::string_view from = to_hf_side ? rule.gguf : rule.hf;
     const std::string_view to = to_hf_side ? rule.hf : rule.gguf;
     if (const auto m = match(from, name)) return Mapped{fill(to, *m), rule.role};
   }
-  throw NameError(name);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -107,12 +107,20 @@ const Architecture* find_architecture(std::string_view name) {
 NameError::NameError(std::string_view name)
     : std::runtime_error("cannot map tensor " + std::string(name)) {}
 
-Mapped to_hf(const Architecture& arch, std::string_view gguf_name) {
+std::optional<Mapped> find_hf(const Architecture& arch, std::string_view gguf_name) {
   return map_name(arch, gguf_name, true);
 }
 
+Mapped to_hf(const Architecture& arch, std::string_view gguf_name) {
+  auto mapped = map_name(arch, gguf_name, true);
+  if (!mapped) throw NameError(gguf_name);
+  return std::move(*mapped);
+}
+
 Mapped to_gguf(const Architecture& arch, std::string_view hf_name) {
-  return map_name(arch, hf_name, false);
+  auto mapped = map_name(arch, hf_name, false);
+  if (!mapped) throw NameError(hf_name);
+  return std::move(*mapped);
 }
 
 }  // namespace gguf::hf

@@ -23,6 +23,7 @@
 // RoPE layout), qwen2 and qwen3 (NEOX RoPE: Q/K rows stay as stored).
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -57,6 +58,8 @@ struct Mapped {
 // GGUF name -> Hugging Face name ("blk.17.ffn_gate.weight" ->
 // "model.layers.17.mlp.gate_proj.weight"). Throws NameError.
 Mapped to_hf(const Architecture& arch, std::string_view gguf_name);
+// The same without an exception (nullopt), for mapping every tensor of a model cheaply.
+std::optional<Mapped> find_hf(const Architecture& arch, std::string_view gguf_name);
 // Hugging Face name -> GGUF name, the reverse. Throws NameError ("model.rotary_emb.inv_freq").
 Mapped to_gguf(const Architecture& arch, std::string_view hf_name);
 

@@ -150,13 +150,12 @@ HfView plan_hf_view(const ModelSet& models, Dtype quantized_to) {
     const Model& model = *models.shards[shard];
     for (const TensorInfo& t : model.tensors) {
       std::string& hf_name = view.hf_names.emplace_back();
-      Mapped mapped;
-      try {
-        mapped = to_hf(*view.arch, t.name);
-      } catch (const NameError& e) {
-        add_unmapped(view.unmapped, t.name, e.what());
+      auto found = find_hf(*view.arch, t.name);
+      if (!found) {
+        add_unmapped(view.unmapped, t.name, NameError(t.name).what());
         continue;
       }
+      Mapped& mapped = *found;
       if (!seen.insert(mapped.name).second) {
         add_unmapped(
             view.unmapped, t.name,
