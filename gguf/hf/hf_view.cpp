@@ -215,6 +215,15 @@ std::string safetensors_header(const HfView& view) {
   }
   json.push_back('}');
   json.append((8 - json.size() % 8) % 8, ' ');  // the data starts at a multiple of 8
+  // More spaces so that the first tensor sits at the same offset within a 4 KiB page as in the
+  // model file: its pages (and, in a model whose tensor sizes are multiples of 4 KiB, everyone
+  // else's) then splice whole instead of being copied. File offsets are multiples of 8 too.
+  if (!view.tensors.empty() && view.tensors.front().stored_bytes) {
+    constexpr uint64_t kPage = 4096;
+    const uint64_t want = view.tensors.front().tensor->file_offset % kPage;
+    const uint64_t have = (8 + json.size()) % kPage;
+    json.append(static_cast<size_t>((want + kPage - have) % kPage / 8 * 8), ' ');
+  }
   std::string header(8, '\0');
   uint64_t n = json.size();
   for (size_t i = 0; i < 8; ++i, n >>= 8) header[i] = static_cast<char>(n & 0xff);

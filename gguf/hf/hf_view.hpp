@@ -56,7 +56,8 @@ HfView plan_hf_view(const ModelSet& models, Dtype quantized_to);
 
 // The start of hf/model.safetensors: the 8-byte little-endian header length, then the JSON
 // header ("__metadata__": {"format": "pt"}, then every tensor's dtype, shape and data_offsets in
-// data order) padded with spaces so that the data starts at a multiple of 8.
+// data order) padded with spaces so that the data starts at a multiple of 8 and, when the first
+// tensor is spliced from the model file, at its offset within a 4 KiB page there.
 std::string safetensors_header(const HfView& view);
 
 // hf/<name>/info: "hf_name:", "gguf_name:", "dtype:", "shape:" (outermost first), "elements:",

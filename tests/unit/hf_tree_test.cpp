@@ -99,6 +99,10 @@ TEST_P(HfTree, SafetensorsHoldsTheSameBytes) {
     at = end;
   }
   EXPECT_EQ(at, buffer.size());
+  // The first tensor (token_embd, spliced) sits at its model file offset modulo 4 KiB.
+  const auto first = header["model.embed_tokens.weight"]["data_offsets"][0].get<uint64_t>();
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ((8 + n) % 4096, parsed_->tensors.front().file_offset % 4096);
 }
 
 TEST_P(HfTree, NpyFilesHoldTheValues) {
