@@ -6,6 +6,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <system_error>
 
 #include "fs/tree/model_tree.hpp"
 #include "gguf/decode/decode.hpp"
@@ -224,6 +225,42 @@ TEST(HfTreeConfig, AnArchitectureWithoutNames) {
   // An empty safetensors file is still valid: the header and no tensors.
   const std::string st = read_file(*tree, "hf/model.safetensors");
   EXPECT_EQ(st.substr(8), R"({"__metadata__":{"format":"pt"}})");  // 32 bytes: no padding
+}
+
+}  // namespace
+}  // namespace gguffs
+
+namespace gguffs {
+namespace {
+
+// A download cut short: the tensors it lacks fail with EIO in hf/ too, like their data files.
+TEST(HfTreePartial, MissingBytesAreAnIoError) {
+  auto model = test_support::hf_test_model("llama", 4, 2);
+  std::string bytes = model.writer.to_bytes();
+  bytes.resize(bytes.size() - 200);  // rope_freqs and the end of output.weight
+  const auto tree = build_model_tree(test_support::parse_bytes(bytes), Owner{});
+  const auto& content = tree->node(*tree->find("hf/lm_head.weight/data")).content;
+  ReadBuffer out(content->size());
+  EXPECT_THROW(content->read(0, content->size(), out), std::system_error);
+  EXPECT_TRUE(read_file(*tree, "hf/model.norm.weight/data") ==
+              model.tensors.at("model.norm.weight").data);
+}
+
+// A big-endian file: F16 values are byte-swapped back to the little-endian bytes safetensors
+// and numpy expect, with the same values.
+TEST(HfTreeBigEndian, StoredFloatsComeOutLittleEndian) {
+  gguf::Writer::Options options;
+  options.big_endian = true;
+  gguf::Writer w(options);
+  w.add("general.architecture", gguf::OwnedValue::string("llama"));
+  // 1.0, -2.0, 0.5, 65504 as big-endian binary16.
+  w.add_tensor("output_norm.weight", {4}, gguf::type_id::F16,
+               std::string("\x3c\x00\xc0\x00\x38\x00\x7b\xff", 8));
+  const auto tree = build_model_tree(test_support::parse_bytes(w.to_bytes()), Owner{});
+  EXPECT_EQ(read_file(*tree, "hf/model.norm.weight/data"),
+            std::string("\x00\x3c\x00\xc0\x00\x38\xff\x7b", 8));
+  EXPECT_NE(read_file(*tree, "hf/model.norm.weight/info").find("\ndtype: F16\n"),
+            std::string::npos);
 }
 
 }  // namespace
