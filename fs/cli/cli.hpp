@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gguf/hf/hf_view.hpp"
+
 namespace gguffs {
 
 struct CommandLine {
@@ -31,6 +33,8 @@ struct CommandLine {
   std::string value;                       // set: the value's text
   std::string type;                        // set --type TYPE: the type of a new key
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
+  // -o hf_dtype=F32|F16|BF16: what quantized tensors decode to in hf/ (not passed to FUSE).
+  gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;
 };
 
 // A mistake in the arguments; exits with kExitUsage.

@@ -50,7 +50,7 @@ std::shared_ptr<const Tree> load_tree(const CommandLine& cl, gguf::ModelSet* loa
   const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
   if (loaded) *loaded = models;
   const auto parsed = std::chrono::steady_clock::now();
-  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
+  auto tree = build_model_tree(models, Owner{getuid(), getgid()}, TreeOptions{cl.hf_dtype});
   if (cl.verbose) {
     fmt::print(stderr, "{}{}", parse_report(models.shards, parsed - started),
                tree_report(tree->size(), std::chrono::steady_clock::now() - parsed));
