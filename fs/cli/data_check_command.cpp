@@ -22,7 +22,8 @@ class ProgressLine {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
-    const double percent = total != 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
+    const double percent =
+        total != 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
     fmt::print(stderr, "\rchecked {:.2f} of {:.2f} GB ({:.0f}%), {:.2f} GB/s\033[K",
                static_cast<double>(done) / 1e9, static_cast<double>(total) / 1e9, percent,
                rate / 1e9);
@@ -47,7 +48,8 @@ int run_data_check(const std::string& model, bool single) {
   std::fflush(stdout);
   ProgressLine line;
   gguf::CheckProgress progress;
-  if (isatty(STDERR_FILENO)) progress = [&line](uint64_t done, uint64_t total) { line(done, total); };
+  if (isatty(STDERR_FILENO))
+    progress = [&line](uint64_t done, uint64_t total) { line(done, total); };
   const gguf::ModelCheck check = gguf::check_model_data(set, 0, progress);
   line.clear();
   const std::string report = gguf::render_model_check(check);

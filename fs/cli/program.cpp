@@ -15,7 +15,6 @@
 #include "fs/cli/auto_mount_point.hpp"
 #include "fs/cli/cli.hpp"
 #include "fs/cli/data_check_command.hpp"
-#include "gguf/diff/model_diff.hpp"
 #include "fs/cli/exit_codes.hpp"
 #include "fs/cli/offline_commands.hpp"
 #include "fs/cli/verbose_report.hpp"
@@ -23,6 +22,7 @@
 #include "fs/fuse/mount_point.hpp"
 #include "fs/fuse/unmount.hpp"
 #include "fs/tree/model_tree.hpp"
+#include "gguf/diff/model_diff.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render/render.hpp"
 #include "gguf/split.hpp"
@@ -76,8 +76,9 @@ int run(const CommandLine& cl, const std::string& version) {
       cat_path(*load_tree(cl), cl.path, STDOUT_FILENO);
       return kExitOk;
     case CommandLine::Action::diff: {
-      const gguf::ModelDiff diff = gguf::diff_models(gguf::open_model_set(cl.model, cl.single),
-                                                     gguf::open_model_set(cl.other_model, cl.single));
+      const gguf::ModelDiff diff =
+          gguf::diff_models(gguf::open_model_set(cl.model, cl.single),
+                            gguf::open_model_set(cl.other_model, cl.single));
       print(cl.json ? gguf::render_diff_json(diff) : gguf::render_diff_text(diff));
       return diff.same() ? kExitOk : kExitDifferent;
     }

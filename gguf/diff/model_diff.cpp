@@ -63,7 +63,8 @@ std::string describe(const TensorInfo& t) {
   else
     out = fmt::format("type {}", t.type_id);
   out += ", ne";
-  for (uint32_t i = 0; i < std::max<uint32_t>(1, t.n_dims); ++i) fmt::format_to(std::back_inserter(out), " {}", t.ne[i]);
+  for (uint32_t i = 0; i < std::max<uint32_t>(1, t.n_dims); ++i)
+    fmt::format_to(std::back_inserter(out), " {}", t.ne[i]);
   return out;
 }
 
@@ -141,14 +142,17 @@ void compare_chunks(std::vector<Chunk>& chunks, unsigned threads) {
         const size_t n = std::min(nx, ny);
         uint64_t at = UINT64_MAX;
         if (std::memcmp(x.data(), y.data(), n) != 0) {
-          at = static_cast<uint64_t>(std::mismatch(x.begin(), x.begin() + static_cast<long>(n), y.begin()).first - x.begin());
+          at = static_cast<uint64_t>(
+              std::mismatch(x.begin(), x.begin() + static_cast<long>(n), y.begin()).first -
+              x.begin());
         } else if (nx != ny) {
           at = n;  // one file ends here (a partial download)
         }
         if (at != UINT64_MAX) {
           uint64_t expected = c.pair->first_difference.load();
           const uint64_t value = c.offset + at;
-          while (value < expected && !c.pair->first_difference.compare_exchange_weak(expected, value)) {
+          while (value < expected &&
+                 !c.pair->first_difference.compare_exchange_weak(expected, value)) {
           }
         }
       }
@@ -176,13 +180,15 @@ void diff_tensors(const ModelSet& a, const ModelSet& b, unsigned threads, ModelD
     if (!in_a.emplace(t.info->name, true).second) continue;
     const auto other = in_b.find(t.info->name);
     if (other == in_b.end()) {
-      d.tensors.push_back({TensorChange::Kind::removed, one_line(t.info->name), describe(*t.info), "", 0, 0});
+      d.tensors.push_back(
+          {TensorChange::Kind::removed, one_line(t.info->name), describe(*t.info), "", 0, 0});
       continue;
     }
     const TensorInfo& x = *t.info;
     const TensorInfo& y = *other->second.info;
     if (x.type_id != y.type_id || x.ne != y.ne || x.n_dims != y.n_dims || x.bytes != y.bytes) {
-      d.tensors.push_back({TensorChange::Kind::type_or_shape, one_line(x.name), describe(x), describe(y), 0, 0});
+      d.tensors.push_back(
+          {TensorChange::Kind::type_or_shape, one_line(x.name), describe(x), describe(y), 0, 0});
       continue;
     }
     auto pair = std::make_unique<Comparison>();
@@ -190,7 +196,8 @@ void diff_tensors(const ModelSet& a, const ModelSet& b, unsigned threads, ModelD
     pair->b = other->second;
     pair->change = d.tensors.size();
     // A placeholder, removed again when the bytes agree; keeps A's order.
-    d.tensors.push_back({TensorChange::Kind::bytes, one_line(x.name), describe(x), describe(y), 0, x.bytes});
+    d.tensors.push_back(
+        {TensorChange::Kind::bytes, one_line(x.name), describe(x), describe(y), 0, x.bytes});
     pairs.push_back(std::move(pair));
   }
   std::vector<Chunk> chunks;
@@ -218,7 +225,8 @@ void diff_tensors(const ModelSet& a, const ModelSet& b, unsigned threads, ModelD
   std::unordered_map<std::string_view, bool> added;
   for (const TensorRef& t : tb)
     if (!in_a.contains(t.info->name) && added.emplace(t.info->name, true).second)
-      d.tensors.push_back({TensorChange::Kind::added, one_line(t.info->name), "", describe(*t.info), 0, 0});
+      d.tensors.push_back(
+          {TensorChange::Kind::added, one_line(t.info->name), "", describe(*t.info), 0, 0});
 }
 
 template <class Kind>

@@ -26,7 +26,7 @@ struct TensorChange {
   enum class Kind { added, removed, type_or_shape, bytes };
   Kind kind = Kind::bytes;
   std::string name;
-  std::string a, b;  // "Q4_K, ne 256 256" in A and in B (empty when absent)
+  std::string a, b;               // "Q4_K, ne 256 256" in A and in B (empty when absent)
   uint64_t first_difference = 0;  // Kind::bytes: the first differing byte within the tensor
   uint64_t bytes = 0;             // Kind::bytes: the tensor's size
 };

@@ -111,7 +111,8 @@ TensorStats compute_tensor_stats(const Model& model, const TensorInfo& tensor) {
       size_t bin = 0;
       if (width > 0)
         bin = std::min<size_t>(
-            15, static_cast<size_t>((static_cast<double>(v) - static_cast<double>(min)) / width * 16));
+            15,
+            static_cast<size_t>((static_cast<double>(v) - static_cast<double>(min)) / width * 16));
       ++s.histogram[bin];
     }
   });

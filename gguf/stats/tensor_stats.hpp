@@ -15,7 +15,7 @@ struct TensorStats {
   uint64_t elements = 0;
   bool checked = false;  // the verdict was computed (false in big-endian files)
   DataVerdict verdict;
-  bool decoded = false;  // the value figures below exist (the type decodes)
+  bool decoded = false;     // the value figures below exist (the type decodes)
   std::string not_decoded;  // why not, when !decoded
   uint64_t nan = 0, inf = 0, zeros = 0, finite = 0;
   // Over the finite values (min, max and absmax are values of the tensor, as float32).

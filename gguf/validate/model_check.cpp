@@ -56,8 +56,8 @@ uint64_t TensorCheck::block_file_offset(uint64_t block) const {
 }
 
 size_t ModelCheck::refused_count() const {
-  return static_cast<size_t>(
-      std::count_if(tensors.begin(), tensors.end(), [](const TensorCheck& t) { return t.refused(); }));
+  return static_cast<size_t>(std::count_if(tensors.begin(), tensors.end(),
+                                           [](const TensorCheck& t) { return t.refused(); }));
 }
 
 ModelCheck check_model_data(const ModelSet& set, unsigned threads, const CheckProgress& progress) {
@@ -113,7 +113,8 @@ ModelCheck check_model_data(const ModelSet& set, unsigned threads, const CheckPr
   };
 
   unsigned n_threads = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  n_threads = static_cast<unsigned>(std::min<size_t>(n_threads, std::max<size_t>(1, chunks.size())));
+  n_threads =
+      static_cast<unsigned>(std::min<size_t>(n_threads, std::max<size_t>(1, chunks.size())));
   std::vector<std::thread> pool;
   running = n_threads;
   for (unsigned i = 0; i < n_threads; ++i) pool.emplace_back(worker);
@@ -184,8 +185,10 @@ std::string render_model_check(const ModelCheck& check) {
     }
   }
   if (skipped != 0)
-    fmt::format_to(line, "{} tensors of a big-endian file not checked (llama.cpp reads only "
-                         "little-endian files)\n", skipped);
+    fmt::format_to(line,
+                   "{} tensors of a big-endian file not checked (llama.cpp reads only "
+                   "little-endian files)\n",
+                   skipped);
   const size_t refused = check.refused_count();
   if (refused != 0) {
     fmt::format_to(line, "found tensors with invalid data: {} of {} tensors\n", refused,

@@ -36,7 +36,8 @@ struct ModelCheck {
 // end) with the bytes checked so far and the total.
 using CheckProgress = std::function<void(uint64_t done, uint64_t total)>;
 
-// threads 0: one per core. Throws FormatError(io) when a file cannot be read.
+// threads 0: one per core. Throws FormatError(io) when a file cannot be read. The result points
+// into set's models: keep set alive while using it.
 ModelCheck check_model_data(const ModelSet& set, unsigned threads = 0,
                             const CheckProgress& progress = {});
 

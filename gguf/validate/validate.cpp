@@ -135,9 +135,9 @@ void scan_nvfp4_scales(const uint8_t* data, uint64_t n, uint64_t first, BlockSca
 }
 
 // The checks of one piece of blocks (small enough to stay in cache for the zero test).
-void scan_piece(uint32_t type_id, uint32_t stride, const uint8_t* data, uint64_t n,
-                uint64_t first, BlockScan& s) {
-    switch (type_id) {
+void scan_piece(uint32_t type_id, uint32_t stride, const uint8_t* data, uint64_t n, uint64_t first,
+                BlockScan& s) {
+  switch (type_id) {
     case ids::F32:
       if (any_all_ones_exponent<uint32_t>(data, n, 0x7F800000u))
         scan_each(data, n, 4, first, s, [](const uint8_t* b) { return f32_problem(load_u32(b)); });

@@ -32,7 +32,7 @@ inline constexpr uint64_t kNoBlock = std::numeric_limits<uint64_t>::max();
 
 // What a run of blocks holds; blocks are numbered from the start of the tensor.
 struct BlockScan {
-  uint64_t first_bad = kNoBlock;  // the first block llama.cpp would stop at
+  uint64_t first_bad = kNoBlock;            // the first block llama.cpp would stop at
   DataProblem problem = DataProblem::none;  // what is wrong with that block (inf/nan/invalid_e)
   uint64_t bad_blocks = 0;                  // blocks with any such problem
   // BF16 only: llama.cpp counts NaNs and infinities over the whole tensor.
@@ -56,7 +56,7 @@ BlockScan scan_blocks(uint32_t type_id, const uint8_t* data, uint64_t n_blocks,
 
 struct DataVerdict {
   DataProblem problem = DataProblem::none;  // none: llama.cpp accepts the bytes
-  uint64_t block = kNoBlock;  // the first bad block (kNoBlock for size/type problems)
+  uint64_t block = kNoBlock;                // the first bad block (kNoBlock for size/type problems)
   uint64_t bad_blocks = 0;
   // llama.cpp's message without its "ggml_validate_row_data: " prefix, e.g.
   // "found nan value at block 3"; empty when valid.

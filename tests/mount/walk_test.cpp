@@ -209,9 +209,9 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   for (const auto& row : test_support::alltypes_manifest()) manifest_total += row.bytes;
   EXPECT_EQ(data_total, manifest_total);
   // summary.txt, model.gguf, metadata.json, tensors.tsv, tensors.json, metadata/, tensors/,
-  // 46 keys, 52 tensors with info, data, data.f32 and data.npy.
-  EXPECT_EQ(entries, 7u + 46u + 52u * 5u);
-  EXPECT_EQ(files, 5u + 46u + 52u * 4u);
+  // 46 keys, 52 tensors with info, data, data.f32, data.npy, sha256 and stats.
+  EXPECT_EQ(entries, 7u + 46u + 52u * 7u);
+  EXPECT_EQ(files, 5u + 46u + 52u * 6u);
 
   const auto du = mount_test::run("/usr/bin/du", {"-sb", mnt().path().string()});
   ASSERT_EQ(du.exit_code, 0) << du.err;
@@ -220,7 +220,7 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   ASSERT_EQ(find.exit_code, 0) << find.err;
   size_t lines = 0;
   for (char c : find.out) lines += c == '\n';
-  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 5u);
+  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 7u);
 }
 
 TEST_F(AlltypesMount, DataFilesCanBeMapped) {
@@ -259,7 +259,7 @@ TEST_F(AlltypesMount, ListingsFollowFileOrder) {
   EXPECT_EQ(tensors[0], "types.f32.weight");
   EXPECT_EQ(tensors[51], "100%25");
   EXPECT_EQ(list_in_order(mnt() / "tensors/types.f32.weight"),
-            (std::vector<std::string>{"info", "data", "data.f32", "data.npy"}));
+            (std::vector<std::string>{"info", "data", "data.f32", "data.npy", "sha256", "stats"}));
 }
 
 TEST(Gpt2Mount, TokenListHasOneLinePerToken) {

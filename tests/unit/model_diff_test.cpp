@@ -33,8 +33,7 @@ gguf::ModelSet write(const test_support::TempDir& dir, const std::string& file, 
   w.add("general.name", OwnedValue::string(s.name));
   w.add("llama.context_length", OwnedValue::u32(4096));
   w.add("tokenizer.ggml.tokens", OwnedValue::string_array(s.tokens));
-  w.add_tensor("first", {16}, s.first_type,
-               std::string(s.first_type == ids::F32 ? 64 : 32, '\0'));
+  w.add_tensor("first", {16}, s.first_type, std::string(s.first_type == ids::F32 ? 64 : 32, '\0'));
   if (!s.drop_q8) w.add_tensor("blk.0.q8", {64}, ids::Q8_0, s.q8_bytes);
   if (s.extra_tensor) w.add_tensor("extra", {8}, ids::F32, std::string(32, '\x01'));
   const auto path = dir / file;
