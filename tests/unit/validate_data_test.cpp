@@ -267,3 +267,28 @@ TEST(ValidateData, EveryTypeOfTheGgmlFixturePasses) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ValidateData, MissingBytesAreRefused) {
+  // A download cut inside the last tensor: llama.cpp refuses the model ("data is not within the
+  // file bounds"); check --data says so and checks the tensors that are whole.
+  test_support::TempDir dir;
+  gguf::Writer w;
+  w.add("general.architecture", gguf::OwnedValue::string("llama"));
+  w.add_tensor("whole", {32}, ids::F32, std::string(128, '\x01'));
+  w.add_tensor("cut", {256}, ids::F32, std::string(1024, '\x01'));
+  std::string bytes = w.to_bytes();
+  const uint64_t cut_at = w.data_offset() + w.tensor_offset(1) + 100;
+  bytes.resize(cut_at);
+  test_support::write_file(dir / "cut.gguf", bytes);
+  const gguf::ModelSet set = gguf::open_model_set((dir / "cut.gguf").string());
+  const gguf::ModelCheck check = gguf::check_model_data(set, 2);
+  EXPECT_EQ(check.refused_count(), 1u);
+  EXPECT_EQ(gguf::render_model_check(check),
+            "tensor 'cut' data is not within the file bounds, model is corrupted or incomplete "
+            "(cut.gguf holds 100 of its 1024 bytes)\n"
+            "found tensors with invalid data: 1 of 2 tensors\n");
+}
+
+}  // namespace
