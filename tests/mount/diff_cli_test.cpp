@@ -109,4 +109,14 @@ TEST(CheckDataCli, SplitModelIsCheckedAcrossShards) {
   EXPECT_NE(r.out.find("tensor data valid: "), std::string::npos) << r.out;
 }
 
+TEST(CheckDataCli, ProgressLineOnlyOnATerminal) {
+  // script(1) gives the program a terminal; the line is rewritten in place and cleared at the end.
+  const std::string command = test_support::gguffs_binary().string() + " check --data " + kAlltypes;
+  const auto tty = run("/usr/bin/script", {"-qec", command, "/dev/null"});
+  EXPECT_EQ(tty.exit_code, 0) << tty.err;
+  EXPECT_NE(tty.out.find("\rchecked 0.00 of 0.00 GB (100%), "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("\r\033[K"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("tensor data valid: 52 tensors"), std::string::npos) << tty.out;
+}
+
 }  // namespace

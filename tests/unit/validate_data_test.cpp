@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "gguf/parser.hpp"
 #include "gguf/split.hpp"
 #include "gguf/types.hpp"
 #include "gguf/validate/model_check.hpp"
 #include "gguf/validate/validate.hpp"
 #include "gguf/writer.hpp"
+#include "tests/support/split_builders.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace {
@@ -289,6 +291,34 @@ TEST(ValidateData, MissingBytesAreRefused) {
             "tensor 'cut' data is not within the file bounds, model is corrupted or incomplete "
             "(cut.gguf holds 100 of its 1024 bytes)\n"
             "found tensors with invalid data: 1 of 2 tensors\n");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ValidateData, SplitModelNamesTheShardAndItsOffset) {
+  test_support::TempDir dir;
+  const auto paths = test_support::write_split_model(dir.path(), "split", 3);
+  // A NaN as element 1 of blk.1.b, in the second shard.
+  const auto shard = gguf::parse_file(paths[1].string());
+  const gguf::TensorInfo* b = nullptr;
+  for (const auto& t : shard->tensors)
+    if (t.name == "blk.1.b") b = &t;
+  ASSERT_NE(b, nullptr);
+  std::string bytes = test_support::read_file(paths[1]);
+  const uint64_t at = b->file_offset + 4;
+  put32(bytes, at, 0xFFC00000u);
+  test_support::write_file(paths[1], bytes);
+
+  const gguf::ModelSet set = gguf::open_model_set(paths[2].string());  // any shard opens all
+  ASSERT_EQ(set.shards.size(), 3u);
+  const gguf::ModelCheck check = gguf::check_model_data(set, 2);
+  EXPECT_EQ(gguf::render_model_check(check),
+            "tensor 'blk.1.b' has invalid data: found nan value at block 1 (f32, byte " +
+                std::to_string(at) +
+                " of split-00002-of-00003.gguf)\n"
+                "found tensors with invalid data: 1 of 6 tensors\n");
 }
 
 }  // namespace
