@@ -79,6 +79,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       (a == "--type" ? cl.type : cl.overlay) = args[++i];
     } else if (a == "--single") {
       cl.single = true;
+    } else if (a == "--data") {
+      cl.check_data = true;
+    } else if (a == "--json") {
+      cl.json = true;
     } else if (a == "-o" || a.rfind("-o", 0) == 0) {
       std::string list = a.size() > 2 ? a.substr(2) : "";
       if (a == "-o") {
@@ -130,6 +134,17 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     cl.mount_point = positional[0];
     return cl;
   }
+  const bool checking = !positional.empty() && positional[0] == "check";
+  if (cl.check_data && !checking) throw UsageError("--data belongs to gguffs check");
+  const bool diffing = !positional.empty() && positional[0] == "diff";
+  if (cl.json && !diffing) throw UsageError("--json belongs to gguffs diff");
+  if (diffing) {
+    if (positional.size() != 3) throw UsageError("usage: gguffs diff [--json] A.gguf B.gguf");
+    cl.action = CommandLine::Action::diff;
+    cl.model = positional[1];
+    cl.other_model = positional[2];
+    return cl;
+  }
   const bool listing = !positional.empty() && positional[0] == "ls";
   if (cl.long_listing && !listing) throw UsageError("-l belongs to gguffs ls");
   if (listing || (!positional.empty() && positional[0] == "cat")) {
@@ -146,7 +161,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   if (!positional.empty() && (positional[0] == "summary" || positional[0] == "check")) {
     cl.action =
         positional[0] == "summary" ? CommandLine::Action::summary : CommandLine::Action::check;
-    if (positional.size() != 2) throw UsageError("usage: gguffs " + positional[0] + " FILE");
+    if (positional.size() != 2)
+      throw UsageError("usage: gguffs " + positional[0] + (checking ? " [--data]" : "") + " FILE");
     cl.model = positional[1];
     return cl;
   }
@@ -160,9 +176,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
 std::string usage_text() {
   return "usage: gguffs [options] MODEL.gguf [MOUNTPOINT]\n"
          "       gguffs summary MODEL.gguf\n"
-         "       gguffs check MODEL.gguf\n"
+         "       gguffs check [--data] MODEL.gguf\n"
          "       gguffs ls [-l] MODEL.gguf [PATH]\n"
          "       gguffs cat MODEL.gguf PATH\n"
+         "       gguffs diff [--json] A.gguf B.gguf\n"
          "       gguffs -u MOUNTPOINT\n"
          "       gguffs --edit [-o overlay=FILE] MODEL.gguf MOUNTPOINT\n"
          "       gguffs set MNT KEY [--type TYPE] VALUE\n"
@@ -174,11 +191,16 @@ std::string usage_text() {
          "model.safetensors, config.json). Returns once the mount\n"
          "is ready. Without MOUNTPOINT: ./<model name without .gguf>, created and removed again.\n"
          "ls and cat show what the mount would show at PATH, without mounting.\n"
+         "diff compares keys and tensors (bytes too); exit 0 when the same, 1 when different.\n"
          "Unmount with: gguffs -u MOUNTPOINT (or fusermount3 -u MOUNTPOINT)\n"
          "\n"
          "options:\n"
          "  -v                 print what was parsed, how long it took, and the warnings\n"
          "  -l                 (ls) long listing, like ls -l\n"
+         "  --data             (check) also validate every tensor's bytes as llama.cpp does\n"
+         "                     with check_tensors (NaN/Inf values and scales); exit 10 when\n"
+         "                     llama.cpp would refuse the model\n"
+         "  --json             (diff) one JSON object instead of lines\n"
          "  -u                 unmount MOUNTPOINT\n"
          "  -f                 stay in the foreground\n"
          "  -d                 debug output (implies -f)\n"
@@ -198,7 +220,8 @@ std::string usage_text() {
          "\n"
          "exit codes: 0 ok, 1 internal error, 2 usage, 3 cannot read the model, 4 not GGUF,\n"
          "  5 unsupported version, 6 malformed, 7 split model problem, 8 mount point problem,\n"
-         "  9 FUSE unavailable, 14 an edit overlay made for another model or unreadable\n";
+         "  9 FUSE unavailable, 10 tensor data llama.cpp would refuse (check --data),\n"
+         "  14 an edit overlay made for another model or unreadable\n";
 }
 
 }  // namespace gguffs

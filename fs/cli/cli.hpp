@@ -2,8 +2,10 @@
 //   gguffs [options] MODEL.gguf MOUNTPOINT
 //   gguffs summary MODEL.gguf       print summary.txt
 //   gguffs check MODEL.gguf         print the warnings; exit 0 when the file loads
+//   gguffs check --data MODEL.gguf  also validate every tensor's bytes as llama.cpp does
 //   gguffs ls [-l] MODEL [PATH]     list what the mount would show at PATH, without mounting
 //   gguffs cat MODEL PATH           print the file the mount would show at PATH
+//   gguffs diff [--json] A B        what differs between two models
 //   gguffs -u MOUNTPOINT            unmount
 #pragma once
 
@@ -16,11 +18,25 @@
 namespace gguffs {
 
 struct CommandLine {
-  enum class Action { mount, summary, check, ls, cat, unmount, help, version, export_, set, unset };
+  enum class Action {
+    mount,
+    summary,
+    check,
+    ls,
+    cat,
+    diff,
+    unmount,
+    help,
+    version,
+    export_,
+    set,
+    unset
+  };
   Action action = Action::mount;
   std::string model;
   std::string mount_point;    // mount: empty for the default (auto_mount_point.hpp); -u: the target
   std::string path;           // ls, cat: the path inside the mount ("" is the root)
+  std::string other_model;    // diff: the second model (B)
   bool long_listing = false;  // ls -l
   bool verbose = false;       // -v: what was parsed and how long it took, on stderr
   bool foreground = false;    // -f
@@ -32,6 +48,8 @@ struct CommandLine {
   std::string key;                         // set, unset: the metadata key (mount_point: MNT)
   std::string value;                       // set: the value's text
   std::string type;                        // set --type TYPE: the type of a new key
+  bool check_data = false;                 // check --data: validate the tensor bytes too
+  bool json = false;                       // diff --json
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
   // -o hf_dtype=F32|F16|BF16: what quantized tensors decode to in hf/ (not passed to FUSE).
   gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;

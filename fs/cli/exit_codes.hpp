@@ -1,7 +1,7 @@
 // The program's exit codes, stable so scripts can tell failures apart.
 //
 //   0  ok (also: unmounted by SIGINT/SIGTERM or fusermount3 -u)
-//   1  internal or other error
+//   1  internal or other error; for `diff`: the models differ (as diff(1) does)
 //   2  usage error (bad option, missing argument, `-o rw`)
 //   3  the model cannot be opened or read (io)
 //   4  the file is not GGUF (no magic: empty file, Git-LFS pointer, another format)
@@ -10,6 +10,7 @@
 //   7  split model problem (a shard is missing or inconsistent)
 //   8  mount point problem (missing, not a directory, not empty, already a mount point)
 //   9  FUSE unavailable (no /dev/fuse, or the mount itself failed)
+//  10  `check --data`: tensor data llama.cpp would refuse (NaN/Inf, invalid block, missing bytes)
 //  14  an edit overlay made for another base model, or an unreadable overlay
 #pragma once
 
@@ -20,6 +21,7 @@ namespace gguffs {
 enum ExitCode : int {
   kExitOk = 0,
   kExitInternal = 1,
+  kExitDifferent = 1,  // `gguffs diff`: the two models differ
   kExitUsage = 2,
   kExitIo = 3,
   kExitNotGguf = 4,
@@ -28,6 +30,7 @@ enum ExitCode : int {
   kExitSplit = 7,
   kExitMountPoint = 8,
   kExitFuse = 9,
+  kExitInvalidData = 10,
   kExitOverlay = 14,
 };
 

@@ -19,6 +19,7 @@
 
 #include "fs/cli/auto_mount_point.hpp"
 #include "fs/cli/cli.hpp"
+#include "fs/cli/data_check_command.hpp"
 #include "fs/cli/exit_codes.hpp"
 #include "fs/cli/offline_commands.hpp"
 #include "fs/cli/verbose_report.hpp"
@@ -26,6 +27,7 @@
 #include "fs/fuse/mount_point.hpp"
 #include "fs/fuse/unmount.hpp"
 #include "fs/tree/model_tree.hpp"
+#include "gguf/diff/model_diff.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render/render.hpp"
 #include "gguf/split.hpp"
@@ -70,6 +72,7 @@ int run(const CommandLine& cl, const std::string& version) {
       print(gguf::render_set_summary(gguf::open_model_set(cl.model, cl.single)));
       return kExitOk;
     case CommandLine::Action::check:
+      if (cl.check_data) return run_data_check(cl.model, cl.single);
       print(gguf::render_set_warnings(gguf::open_model_set(cl.model, cl.single)));
       return kExitOk;
     case CommandLine::Action::ls:
@@ -78,6 +81,13 @@ int run(const CommandLine& cl, const std::string& version) {
     case CommandLine::Action::cat:
       cat_path(*load_tree(cl), cl.path, STDOUT_FILENO);
       return kExitOk;
+    case CommandLine::Action::diff: {
+      const gguf::ModelDiff diff =
+          gguf::diff_models(gguf::open_model_set(cl.model, cl.single),
+                            gguf::open_model_set(cl.other_model, cl.single));
+      print(cl.json ? gguf::render_diff_json(diff) : gguf::render_diff_text(diff));
+      return diff.same() ? kExitOk : kExitDifferent;
+    }
     case CommandLine::Action::unmount:
       unmount_mount_point(cl.mount_point);
       return kExitOk;

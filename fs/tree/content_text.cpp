@@ -1,10 +1,16 @@
 #include "fs/tree/content_text.hpp"
 
+#include <stdexcept>
+
 namespace gguffs {
 
 const std::string& LazyText::text() const {
   // An exception in render_ leaves the flag unset, so the next call retries.
-  std::call_once(once_, [this] { text_ = render_(); });
+  std::call_once(once_, [this] {
+    std::string t = render_();
+    if (known_size_ && t.size() != *known_size_) throw std::logic_error("text of the wrong size");
+    text_ = std::move(t);
+  });
   return text_;
 }
 

@@ -4,6 +4,7 @@
 #include "fs/tree/content_text.hpp"
 #include "fs/tree/decoded_files.hpp"
 #include "fs/tree/hf_tree.hpp"
+#include "fs/tree/health_files.hpp"
 #include "fs/tree/index_files.hpp"
 #include "fs/tree/model_xattrs.hpp"
 #include "fs/tree/split_tree.hpp"
@@ -42,6 +43,7 @@ void add_tensors(TreeBuilder& b, const gguf::ModelSet& models,
           tensor_dir, "data",
           std::make_shared<ByteRange>(model->source, t.file_offset, t.bytes, t.bytes_present));
       add_decoded_files(b, tensor_dir, model, t);  // data.f32, data.npy
+      add_health_files(b, tensor_dir, model, t);   // sha256, stats
     }
   }
 }

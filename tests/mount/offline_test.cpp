@@ -83,8 +83,9 @@ TEST(Offline, EveryFileAndDirectoryMatchesTheMount) {
       EXPECT_TRUE(cat_in_process(*tree, rel) == read_file(e.path())) << rel;
     }
   }
-  // + hf/: config.json, model.safetensors, unmapped.txt, 12 tensors with info, data, data.npy.
-  EXPECT_EQ(files, 5u + 46u + 52u * 4u + 3u + 12u * 3u);
+  // Each tensor: info, data, data.f32, data.npy, sha256, stats. hf/: config.json,
+  // model.safetensors, unmapped.txt, 12 tensors with info, data, data.npy.
+  EXPECT_EQ(files, 5u + 46u + 52u * 6u + 3u + 12u * 3u);
   EXPECT_EQ(dirs, 3u + 52u + 1u + 12u);
 }
 
@@ -132,12 +133,23 @@ TEST(Offline, CatStreamsABigDecodedTensorInSmallMemory) {
   // 16 Mi F16 ones: 32 MiB stored, data.f32 64 MiB of 1.0f. Reading in 1 MiB pieces keeps the
   // program far below the output's size.
   constexpr uint64_t kElements = 16u << 20;
-  std::string ones(kElements * 2, '\0');
-  for (uint64_t i = 0; i < kElements; ++i) ones[2 * i + 1] = '\x3c';  // fp16 0x3C00 = 1.0
   gguf::Writer w;
-  w.add_tensor("big", {kElements}, gguf::type_id::F16, std::move(ones));
+  w.add_zero_tensor("big", {kElements}, gguf::type_id::F16);
   test_support::TempDir dir;
   w.write_file((dir / "big.gguf").string());
+  // The ones written in 1 MiB pieces: a child's peak RSS starts at this process's peak (fork
+  // copies it), so the test must not hold the 32 MiB itself.
+  {
+    std::string ones(1 << 20, '\0');
+    for (size_t i = 1; i < ones.size(); i += 2) ones[i] = '\x3c';  // fp16 0x3C00 = 1.0
+    const int fd = open((dir / "big.gguf").c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    const uint64_t start = w.data_offset() + w.tensor_offset(0);
+    for (uint64_t off = 0; off < kElements * 2; off += ones.size())
+      ASSERT_EQ(pwrite(fd, ones.data(), ones.size(), static_cast<off_t>(start + off)),
+                static_cast<ssize_t>(ones.size()));
+    close(fd);
+  }
   const auto r = mount_test::run(
       "/bin/sh",
       {"-c", test_support::gguffs_binary().string() + " cat " + (dir / "big.gguf").string() +

@@ -211,12 +211,12 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   for (const auto& row : test_support::alltypes_manifest()) manifest_total += row.bytes;
   EXPECT_EQ(data_total, manifest_total);
   // summary.txt, model.gguf, metadata.json, tensors.tsv, tensors.json, metadata/, tensors/,
-  // 46 keys, 52 tensors with info, data, data.f32 and data.npy; hf/ with config.json,
-  // model.safetensors, unmapped.txt and the 12 tensors with Hugging Face names (info, data,
-  // data.npy).
+  // 46 keys, 52 tensors with info, data, data.f32, data.npy, sha256 and stats; hf/ with
+  // config.json, model.safetensors, unmapped.txt and the 12 tensors with Hugging Face names
+  // (info, data, data.npy).
   constexpr uint64_t kHfEntries = 1 + 3 + 12 * 4;
-  EXPECT_EQ(entries, 7u + 46u + 52u * 5u + kHfEntries);
-  EXPECT_EQ(files, 5u + 46u + 52u * 4u + 3u + 12u * 3u);
+  EXPECT_EQ(entries, 7u + 46u + 52u * 7u + kHfEntries);
+  EXPECT_EQ(files, 5u + 46u + 52u * 6u + 3u + 12u * 3u);
 
   const auto du = mount_test::run("/usr/bin/du", {"-sb", mnt().path().string()});
   ASSERT_EQ(du.exit_code, 0) << du.err;
@@ -225,7 +225,7 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   ASSERT_EQ(find.exit_code, 0) << find.err;
   size_t lines = 0;
   for (char c : find.out) lines += c == '\n';
-  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 5u + kHfEntries);
+  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 7u + kHfEntries);
 }
 
 TEST_F(AlltypesMount, DataFilesCanBeMapped) {
@@ -265,7 +265,7 @@ TEST_F(AlltypesMount, ListingsFollowFileOrder) {
   EXPECT_EQ(tensors[0], "types.f32.weight");
   EXPECT_EQ(tensors[51], "100%25");
   EXPECT_EQ(list_in_order(mnt() / "tensors/types.f32.weight"),
-            (std::vector<std::string>{"info", "data", "data.f32", "data.npy"}));
+            (std::vector<std::string>{"info", "data", "data.f32", "data.npy", "sha256", "stats"}));
 }
 
 TEST(Gpt2Mount, TokenListHasOneLinePerToken) {

@@ -1,0 +1,14 @@
+// `gguffs check --data MODEL`: the header warnings, then every tensor's bytes validated as
+// llama.cpp does with check_tensors (gguf/validate/model_check.hpp), with a progress line on
+// stderr when stderr is a terminal.
+#pragma once
+
+#include <string>
+
+namespace gguffs {
+
+// Prints the report on stdout; returns kExitOk, or kExitInvalidData when llama.cpp would refuse
+// the model. Throws what open_model_set and the reads throw.
+int run_data_check(const std::string& model, bool single);
+
+}  // namespace gguffs
