@@ -1,6 +1,7 @@
 #include "fs/cli/cli.hpp"
 
 #include "fs/cli/mount_helper_options.hpp"
+#include "gguf/source/disk_cache.hpp"
 
 namespace gguffs {
 
@@ -24,6 +25,27 @@ void split_options(const std::string& list, std::vector<std::string>& out) {
 
 void check_option(const std::string& option) {
   if (option == "rw") throw UsageError("the mount is read-only; '-o rw' is not supported");
+}
+
+// Moves the remote options out of the list handed to libfuse.
+void take_remote_options(CommandLine& cl) {
+  std::vector<std::string> rest;
+  for (const std::string& o : cl.mount_options) {
+    if (o.starts_with("cacert=")) {
+      cl.cacert = o.substr(7);
+      if (cl.cacert.empty()) throw UsageError("-o cacert needs a file");
+    } else if (o.starts_with("cache_size=")) {
+      cl.cache_size = parse_size(o.substr(11));
+    } else if (o == "cache_dir") {
+      cl.cache_dir = gguf::default_cache_dir();
+    } else if (o.starts_with("cache_dir=")) {
+      cl.cache_dir = o.substr(10);
+      if (cl.cache_dir.empty()) throw UsageError("-o cache_dir= needs a folder");
+    } else {
+      rest.push_back(o);
+    }
+  }
+  cl.mount_options = std::move(rest);
 }
 
 }  // namespace
@@ -71,6 +93,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   }
   cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
   for (const std::string& option : cl.mount_options) check_option(option);
+  take_remote_options(cl);
   if (cl.action == CommandLine::Action::unmount) {
     if (positional.size() != 1) throw UsageError("usage: gguffs -u MOUNTPOINT");
     cl.mount_point = positional[0];
@@ -103,8 +126,23 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   return cl;
 }
 
+uint64_t parse_size(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string suffix = text.substr(digits);
+  int shift = 0;
+  if (suffix == "K" || suffix == "k" || suffix == "KiB") shift = 10;
+  else if (suffix == "M" || suffix == "m" || suffix == "MiB") shift = 20;
+  else if (suffix == "G" || suffix == "g" || suffix == "GiB") shift = 30;
+  else if (suffix == "T" || suffix == "t" || suffix == "TiB") shift = 40;
+  else if (!suffix.empty()) digits = 0;
+  if (digits == 0 || digits > 12) throw UsageError("'" + text + "' is not a size (like 512M or 2G)");
+  return std::stoull(text.substr(0, digits)) << shift;
+}
+
 std::string usage_text() {
   return "usage: gguffs [options] MODEL.gguf [MOUNTPOINT]\n"
+         "MODEL may be a path, an http(s):// URL or hf://OWNER/REPO/FILE.gguf[@REVISION]\n"
          "       gguffs summary MODEL.gguf\n"
          "       gguffs check MODEL.gguf\n"
          "       gguffs ls [-l] MODEL.gguf [PATH]\n"
@@ -129,12 +167,17 @@ std::string usage_text() {
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
          "                     fsname=NAME, ...); the mount is always ro; fstab's\n"
          "                     noauto, user, _netdev, relatime... are ignored\n"
+         "  -o cacert=FILE     (URLs) verify the server with the CA certificates in FILE\n"
+         "  -o cache_size=SIZE (URLs) memory for downloaded blocks (default 256M)\n"
+         "  -o cache_dir[=DIR] (URLs) keep downloaded blocks on disk, in DIR (default\n"
+         "                     $XDG_CACHE_HOME/gguffs or ~/.cache/gguffs)\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"
          "\n"
          "exit codes: 0 ok, 1 internal error, 2 usage, 3 cannot read the model, 4 not GGUF,\n"
          "  5 unsupported version, 6 malformed, 7 split model problem, 8 mount point problem,\n"
-         "  9 FUSE unavailable\n";
+         "  9 FUSE unavailable, 11 remote file not found, 12 remote access denied,\n"
+         "  13 remote server unusable (no Range support, bad answers, network failure)\n";
 }
 
 }  // namespace gguffs

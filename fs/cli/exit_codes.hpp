@@ -10,6 +10,9 @@
 //   7  split model problem (a shard is missing or inconsistent)
 //   8  mount point problem (missing, not a directory, not empty, already a mount point)
 //   9  FUSE unavailable (no /dev/fuse, or the mount itself failed)
+//  11  remote model not found (HTTP 404)
+//  12  remote model access denied (HTTP 401 or 403)
+//  13  remote server unusable (no Range support, bad answers, network or TLS failure)
 #pragma once
 
 #include "gguf/errors.hpp"
@@ -27,6 +30,9 @@ enum ExitCode : int {
   kExitSplit = 7,
   kExitMountPoint = 8,
   kExitFuse = 9,
+  kExitRemoteNotFound = 11,
+  kExitRemoteDenied = 12,
+  kExitRemoteUnusable = 13,
 };
 
 constexpr ExitCode exit_code_for(gguf::FormatError::Kind kind) {
@@ -41,6 +47,12 @@ constexpr ExitCode exit_code_for(gguf::FormatError::Kind kind) {
       return kExitMalformed;
     case gguf::FormatError::Kind::split:
       return kExitSplit;
+    case gguf::FormatError::Kind::remote_not_found:
+      return kExitRemoteNotFound;
+    case gguf::FormatError::Kind::remote_denied:
+      return kExitRemoteDenied;
+    case gguf::FormatError::Kind::remote_unusable:
+      return kExitRemoteUnusable;
   }
   return kExitInternal;
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ class ByteSource {
 
 // Opens path read-only (O_RDONLY | O_CLOEXEC). Throws FormatError(io) naming the file.
 std::shared_ptr<ByteSource> open_file(const std::string& path);
+// Opens a model location (a path, or a URL for remote sources). open_file by default.
+using SourceOpener = std::function<std::shared_ptr<ByteSource>(const std::string& location)>;
+
 // A source over a copy of bytes, named name.
 std::shared_ptr<ByteSource> memory_source(std::string bytes, std::string name = "<memory>");
 

@@ -2,7 +2,8 @@
 # Usage: ensure_packages pkg...   (defaults to the build and test set)
 
 GGUFFS_PACKAGES=(cmake make g++ clang pkg-config libfuse3-dev fuse3 libfmt-dev libgtest-dev
-  libbenchmark-dev bc nlohmann-json3-dev jq man-db attr)
+  libbenchmark-dev bc nlohmann-json3-dev jq man-db attr libcurl4-openssl-dev nginx-light
+  openssl curl)
 
 ensure_packages() {
   local wanted=("$@")
