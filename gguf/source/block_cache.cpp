@@ -12,8 +12,9 @@ std::vector<uint64_t> BlockCache::claim(const std::vector<uint64_t>& indices) {
   std::vector<uint64_t> mine;
   std::lock_guard lock(mutex_);
   for (const uint64_t i : indices) {
+    // (an entry with an error is replaced by a fresh one; its old waiters keep the old one)
     auto [it, inserted] = entries_.try_emplace(i);
-    if (inserted) {
+    if (inserted || it->second->error) {
       it->second = std::make_shared<Entry>();
       mine.push_back(i);
     } else {
@@ -41,11 +42,16 @@ void BlockCache::fail(uint64_t index, std::exception_ptr error) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(index);
     if (it == entries_.end() || it->second->data) return;
-    // Waiters hold the entry and see the error; the next reader claims the block afresh.
+    // Waiters (the fetching reader too) see the error; the next claim() fetches it afresh.
     it->second->error = std::move(error);
-    entries_.erase(it);
   }
   changed_.notify_all();
+}
+
+bool BlockCache::ready(uint64_t index) {
+  std::lock_guard lock(mutex_);
+  const auto it = entries_.find(index);
+  return it != entries_.end() && it->second->data;
 }
 
 BlockCache::Data BlockCache::wait(uint64_t index) {

@@ -1,7 +1,7 @@
 // The in-memory cache of a remote file's bytes: aligned blocks, bounded in bytes, least recently
 // used blocks dropped first. A block is claimed by the one reader that fetches it; every other
 // reader of that block waits for it (single flight), and a failed fetch is handed to each waiter
-// as the same exception.
+// as the same exception, until the next claim of the block tries again.
 #pragma once
 
 #include <condition_variable>
@@ -30,6 +30,8 @@ class BlockCache {
   std::vector<uint64_t> claim(const std::vector<uint64_t>& indices);
   void fill(uint64_t index, Data data);
   void fail(uint64_t index, std::exception_ptr error);
+  // Whether the block is in the cache, fetched.
+  bool ready(uint64_t index);
   // Waits for a claimed block; its data, or nullptr when the block is not in the cache (never
   // claimed, or dropped since). Rethrows the error of a failed fetch.
   Data wait(uint64_t index);

@@ -32,9 +32,13 @@ class Streams {
  public:
   explicit Streams(uint64_t max_window) : max_window_(max_window) {}
 
-  // Records a read of blocks [first_block, end_block) at offset; returns the blocks to fetch
-  // ahead, [from, to) (empty when none).
-  std::pair<uint64_t, uint64_t> advance(uint64_t offset, uint64_t end_offset, uint64_t end_block) {
+  // Records a read of [offset, end_offset), whose blocks end before end_block; missing: some of
+  // its blocks had to be fetched. Returns the blocks to fetch ahead, [from, to) (empty when
+  // none). A stream from byte 0 (the header being parsed, or model.gguf read from the start)
+  // reads ahead only when it meets a missing block, so a small header costs one request and
+  // tensor data is not fetched until read; other streams read ahead before they get there.
+  std::pair<uint64_t, uint64_t> advance(uint64_t offset, uint64_t end_offset, uint64_t end_block,
+                                        bool missing) {
     std::lock_guard lock(mutex_);
     ++clock_;
     Stream* s = nullptr;
@@ -46,13 +50,15 @@ class Streams {
                              [](const Stream& a, const Stream& b) { return a.used < b.used; });
       *s = Stream{};
       s->ahead_end = end_block;
+      s->from_start = offset == 0;
       s->window = offset == 0 ? std::min(kHeaderWindow, max_window_) : 0;
     } else if (s->window == 0) {
       s->window = std::min(kFirstWindow, max_window_);
     }
     s->used = clock_;
     s->next = std::max(s->next, end_offset);
-    if (s->window == 0 || s->ahead_end >= end_block + s->window / 2 + 1) return {0, 0};
+    if (s->window == 0) return {0, 0};
+    if (s->from_start ? !missing : s->ahead_end >= end_block + s->window / 2 + 1) return {0, 0};
     // Fetch the next window now, and double it for next time.
     const uint64_t from = std::max(s->ahead_end, end_block);
     const uint64_t to = end_block + s->window;
@@ -67,6 +73,7 @@ class Streams {
     uint64_t ahead_end = 0;  // blocks before this one are fetched or being fetched
     uint64_t window = 0;
     uint64_t used = 0;  // 0: free
+    bool from_start = false;
   };
   const uint64_t max_window_;
   std::mutex mutex_;
@@ -108,6 +115,11 @@ class RemoteSource final : public ByteSource {
 
   uint64_t size() const override { return size_; }
   const std::string& name() const override { return url_; }
+  uint64_t cheap_end(uint64_t offset) const override {
+    uint64_t i = offset / kBlock;
+    while (i < block_count() && cache_.ready(i)) ++i;
+    return std::max(offset, std::min(i * kBlock, size_));
+  }
   struct timespec mtime() const override {
     return mtime_;
   }
@@ -116,11 +128,15 @@ class RemoteSource final : public ByteSource {
     if (offset >= size_ || len == 0) return 0;
     const size_t n = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
     const uint64_t first = offset / kBlock, end = (offset + n - 1) / kBlock + 1;
-    const auto [ahead_from, ahead_to] = streams_.advance(offset, offset + n, end);
     std::vector<uint64_t> wanted;
     for (uint64_t i = first; i < end; ++i) wanted.push_back(i);
+    std::vector<uint64_t> mine = cache_.claim(wanted);
+    const auto [ahead_from, ahead_to] = streams_.advance(offset, offset + n, end, !mine.empty());
+    wanted.clear();
     for (uint64_t i = ahead_from; i < std::min(ahead_to, block_count()); ++i) wanted.push_back(i);
-    fetch(cache_.claim(wanted));
+    for (const uint64_t i : cache_.claim(wanted)) mine.push_back(i);
+    std::sort(mine.begin(), mine.end());
+    fetch(mine);
     auto* out = static_cast<uint8_t*>(dst);
     for (uint64_t i = first; i < end; ++i) {
       BlockCache::Data data;

@@ -24,6 +24,10 @@ class ByteSource {
   virtual int fd() const { return -1; }
   // The name used in messages (the path as the user gave it).
   virtual const std::string& name() const = 0;
+  // Where a header read that starts at offset may stop when it needs less: the end of what
+  // read_at gives cheaply (a file: 2 MiB on; memory: everything; a remote file: the bytes already
+  // downloaded, so parsing never asks the network for more than it needs).
+  virtual uint64_t cheap_end(uint64_t offset) const { return offset + (uint64_t{2} << 20); }
   // The modification time of the file (seconds, nanoseconds), 0 for memory.
   virtual struct timespec mtime() const { return {}; }
 };

@@ -10,6 +10,7 @@ Paths:
   /FILE                       the file
   /OWNER/REPO/resolve/REV/FILE  the file, as the Hugging Face Hub names it
   /redirect/N/REST            302 to /redirect/N-1/REST, and /redirect/0/REST to /REST
+                              (N+1 redirects in all)
   /other-host/REST            302 to the same server under the name "localhost" (another host)
   /status/CODE/REST           answers CODE
 Faults (--fault), for ranges that start at or after --fault-from (default 0):
