@@ -131,12 +131,18 @@ uint64_t parse_size(const std::string& text) {
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
   const std::string suffix = text.substr(digits);
   int shift = 0;
-  if (suffix == "K" || suffix == "k" || suffix == "KiB") shift = 10;
-  else if (suffix == "M" || suffix == "m" || suffix == "MiB") shift = 20;
-  else if (suffix == "G" || suffix == "g" || suffix == "GiB") shift = 30;
-  else if (suffix == "T" || suffix == "t" || suffix == "TiB") shift = 40;
-  else if (!suffix.empty()) digits = 0;
-  if (digits == 0 || digits > 12) throw UsageError("'" + text + "' is not a size (like 512M or 2G)");
+  if (suffix == "K" || suffix == "k" || suffix == "KiB")
+    shift = 10;
+  else if (suffix == "M" || suffix == "m" || suffix == "MiB")
+    shift = 20;
+  else if (suffix == "G" || suffix == "g" || suffix == "GiB")
+    shift = 30;
+  else if (suffix == "T" || suffix == "t" || suffix == "TiB")
+    shift = 40;
+  else if (!suffix.empty())
+    digits = 0;
+  if (digits == 0 || digits > 12)
+    throw UsageError("'" + text + "' is not a size (like 512M or 2G)");
   return std::stoull(text.substr(0, digits)) << shift;
 }
 

@@ -28,9 +28,9 @@ struct CommandLine {
   bool single = false;                     // --single: a shard of a split model as an ordinary file
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
   // Remote models (taken out of mount_options; libfuse never sees them):
-  std::string cacert;                    // -o cacert=FILE
+  std::string cacert;                         // -o cacert=FILE
   uint64_t cache_size = uint64_t{256} << 20;  // -o cache_size=SIZE (K, M, G suffixes)
-  std::string cache_dir;                 // -o cache_dir[=DIR]; empty: no disk cache
+  std::string cache_dir;                      // -o cache_dir[=DIR]; empty: no disk cache
 };
 
 // "256M" -> 268435456: a byte count with an optional K, M, G or T suffix (powers of 1024).

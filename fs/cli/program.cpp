@@ -69,9 +69,10 @@ Opener opener_for(const CommandLine& cl) {
   http.low_speed_time_s = seconds_from_env("GGUFFS_LOW_SPEED_TIME", http.low_speed_time_s);
   auto client = std::make_shared<gguf::HttpClient>(std::move(http));
   const gguf::RemoteOptions remote{cl.cache_size, cl.cache_dir};
-  return {gguf::resolve_location(cl.model, endpoint),
-          [client, remote](const std::string& url) { return gguf::open_remote(url, client, remote); },
-          client};
+  return {
+      gguf::resolve_location(cl.model, endpoint),
+      [client, remote](const std::string& url) { return gguf::open_remote(url, client, remote); },
+      client};
 }
 
 gguf::ModelSet open_models(const CommandLine& cl) {

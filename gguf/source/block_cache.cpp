@@ -70,8 +70,8 @@ void BlockCache::evict_locked() {
   while (ready_ > capacity_blocks_) {
     auto oldest = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->second->data && (oldest == entries_.end() ||
-                               it->second->last_use < oldest->second->last_use))
+      if (it->second->data &&
+          (oldest == entries_.end() || it->second->last_use < oldest->second->last_use))
         oldest = it;
     }
     if (oldest == entries_.end()) return;

@@ -52,8 +52,8 @@ std::shared_ptr<const std::vector<uint8_t>> DiskCache::load(uint64_t index,
   size_t done = 0;
   if (::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == expected_size) {
     while (done < expected_size) {
-      const ssize_t n = ::pread(fd, data->data() + done, expected_size - done,
-                                static_cast<off_t>(done));
+      const ssize_t n =
+          ::pread(fd, data->data() + done, expected_size - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       done += static_cast<size_t>(n);

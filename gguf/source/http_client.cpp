@@ -295,7 +295,8 @@ RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len
     const bool send_token = options_.token && options_.token_origin && here && origin &&
                             *here == *origin && *here == *options_.token_origin;
     const Attempt a = perform(current, send_token, first, len, dst, if_range, probe);
-    const std::string via = hops > 0 ? fmt::format(" (after a redirect to {})", where(current)) : "";
+    const std::string via =
+        hops > 0 ? fmt::format(" (after a redirect to {})", where(current)) : "";
     if (a.status >= 300 && a.status < 400 && !a.redirect.empty()) {
       if (hops + 1 > kMaxRedirects)
         throw FormatError(Kind::remote_unusable, url, std::nullopt,
@@ -330,7 +331,8 @@ RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len
       return RangeReply{*a.total, a.etag, a.last_modified, a.received};
     }
     if (a.status == 0) {
-      const std::string message = fmt::format("{}{}", a.error[0] ? a.error : curl_easy_strerror(a.code), via);
+      const std::string message =
+          fmt::format("{}{}", a.error[0] ? a.error : curl_easy_strerror(a.code), via);
       if (retryable_code(a.code)) throw Retryable{message};
       throw FormatError(Kind::remote_unusable, url, std::nullopt, message);
     }
@@ -339,7 +341,8 @@ RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len
         throw RemoteChanged(url, first, "the file changed on the server (If-Range did not match)");
       throw FormatError(Kind::remote_unusable, url, std::nullopt,
                         "the server ignores Range requests (it answered 200 with the whole "
-                        "file); gguffs needs a server that answers 206" + via);
+                        "file); gguffs needs a server that answers 206" +
+                            via);
     }
     if (a.status == 404 || a.status == 410)
       throw FormatError(Kind::remote_not_found, url, std::nullopt,
@@ -357,7 +360,8 @@ RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len
     }
     if (a.status == 416) {
       const auto r = parse_content_range(a.content_range);
-      if (probe && r && r->total && *r->total == 0) return RangeReply{0, a.etag, a.last_modified, 0};
+      if (probe && r && r->total && *r->total == 0)
+        return RangeReply{0, a.etag, a.last_modified, 0};
       if (!probe) throw RemoteChanged(url, first, "the file changed on the server (now shorter)");
     }
     if (a.status == 412) throw RemoteChanged(url, first, "the file changed on the server");

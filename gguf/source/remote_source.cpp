@@ -19,12 +19,12 @@ namespace gguf {
 
 namespace {
 
-constexpr size_t kBlock = 1 << 20;          // cache granularity, and the size of the first request
-constexpr uint64_t kMaxJobBlocks = 8;       // one request fetches at most 8 MiB
-constexpr uint64_t kMaxParallel = 8;        // requests in flight for one read
-constexpr uint64_t kMaxWindow = 64;         // read-ahead, in blocks
-constexpr uint64_t kHeaderWindow = 8;       // read-ahead of a stream that starts at byte 0
-constexpr uint64_t kFirstWindow = 4;        // read-ahead once a stream is seen to be sequential
+constexpr size_t kBlock = 1 << 20;     // cache granularity, and the size of the first request
+constexpr uint64_t kMaxJobBlocks = 8;  // one request fetches at most 8 MiB
+constexpr uint64_t kMaxParallel = 8;   // requests in flight for one read
+constexpr uint64_t kMaxWindow = 64;    // read-ahead, in blocks
+constexpr uint64_t kHeaderWindow = 8;  // read-ahead of a stream that starts at byte 0
+constexpr uint64_t kFirstWindow = 4;   // read-ahead once a stream is seen to be sequential
 constexpr size_t kStreams = 8;
 
 // Sequential streams of reads (several readers may be at work), each with its read-ahead.
@@ -93,7 +93,8 @@ class RemoteSource final : public ByteSource {
       : url_(std::move(url)),
         client_(std::move(client)),
         cache_(options.cache_size, kBlock),
-        streams_(std::min<uint64_t>(kMaxWindow, std::max<uint64_t>(cache_.capacity_blocks() / 4, 1))) {
+        streams_(
+            std::min<uint64_t>(kMaxWindow, std::max<uint64_t>(cache_.capacity_blocks() / 4, 1))) {
     auto first = std::make_shared<std::vector<uint8_t>>(kBlock);
     const RangeReply r = client_->get_range(url_, 0, kBlock, first->data(), "", true);
     size_ = r.total;
@@ -143,7 +144,8 @@ class RemoteSource final : public ByteSource {
       // A block dropped before this reader got to it (a tiny cache under load) is fetched again.
       for (int tries = 0; !(data = cache_.wait(i)); ++tries) {
         if (tries == 3)
-          throw FormatError(FormatError::Kind::io, url_, i * kBlock, "the block cache is too small");
+          throw FormatError(FormatError::Kind::io, url_, i * kBlock,
+                            "the block cache is too small");
         fetch(cache_.claim({i}));
       }
       const uint64_t block_start = i * kBlock;

@@ -61,7 +61,8 @@ std::string expand_hf(const std::string& location, const std::string& endpoint) 
     if (revision.empty()) refuse(location, "empty revision after '@'");
   }
   const size_t owner_end = rest.find('/');
-  const size_t repo_end = owner_end == std::string::npos ? owner_end : rest.find('/', owner_end + 1);
+  const size_t repo_end =
+      owner_end == std::string::npos ? owner_end : rest.find('/', owner_end + 1);
   if (owner_end == 0 || repo_end == std::string::npos || repo_end == owner_end + 1 ||
       repo_end + 1 >= rest.size()) {
     refuse(location, "expected hf://OWNER/REPO/FILE[@REVISION]");

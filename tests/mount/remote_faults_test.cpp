@@ -62,8 +62,7 @@ class Root {
  public:
   Root() {
     data_.resize(6 * kMiB);
-    for (size_t i = 0; i < data_.size(); ++i)
-      data_[i] = static_cast<char>((i * 2654435761u) >> 13);
+    for (size_t i = 0; i < data_.size(); ++i) data_[i] = static_cast<char>((i * 2654435761u) >> 13);
     gguf::Writer w;
     w.add("general.architecture", gguf::OwnedValue::string("llama"));
     w.add_tensor("big.weight", {data_.size() / 4}, gguf::type_id::F32, data_);
@@ -111,10 +110,10 @@ size_t count_requests(const FaultServer& s, const std::string& needle) {
   return n;
 }
 
-#define REQUIRE_SERVER()                                                  \
-  do {                                                                    \
-    REQUIRE_MOUNT();                                                      \
-    if (!remote_test::have_python()) GTEST_SKIP() << "needs python3";     \
+#define REQUIRE_SERVER()                                              \
+  do {                                                                \
+    REQUIRE_MOUNT();                                                  \
+    if (!remote_test::have_python()) GTEST_SKIP() << "needs python3"; \
   } while (0)
 
 class RemoteFaults : public ::testing::Test {
@@ -251,7 +250,8 @@ TEST_F(RemoteFaults, TokenGoesOnlyToTheHubsHostAndIsNeverPrinted) {
     TempDir mnt;
     const auto r = run_gguffs({"-v", "hf://owner/repo/big.gguf", mnt.path().string()});
     EXPECT_EQ(r.exit_code, gguffs::kExitRemoteDenied);
-    EXPECT_NE(r.err.find("HTTP 403); a token was sent (from HF_TOKEN)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("HTTP 403); a token was sent (from HF_TOKEN)"), std::string::npos)
+        << r.err;
     EXPECT_EQ(r.err.find("hf_wrong_token_456"), std::string::npos) << r.err;
   }
   {

@@ -62,10 +62,10 @@ std::map<std::string, std::string> walk(const fsys::path& root) {
   return out;
 }
 
-#define REQUIRE_NGINX()                                                        \
-  do {                                                                         \
-    REQUIRE_MOUNT();                                                           \
-    if (!remote_test::have_nginx()) GTEST_SKIP() << "needs nginx-light";       \
+#define REQUIRE_NGINX()                                                  \
+  do {                                                                   \
+    REQUIRE_MOUNT();                                                     \
+    if (!remote_test::have_nginx()) GTEST_SKIP() << "needs nginx-light"; \
   } while (0)
 
 class RemoteEqualsLocal : public ::testing::TestWithParam<std::string> {};
@@ -96,8 +96,8 @@ TEST_P(RemoteEqualsLocal, EveryFileIsTheSameByteForByte) {
 
 INSTANTIATE_TEST_SUITE_P(Files, RemoteEqualsLocal,
                          ::testing::Values("alltypes.gguf", "gpt2-vocab.gguf",
-                                           "split-00001-of-00003.gguf",
-                                           "split-00003-of-00003.gguf", "vocab-llama3.gguf"),
+                                           "split-00001-of-00003.gguf", "split-00003-of-00003.gguf",
+                                           "vocab-llama3.gguf"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace_if(
@@ -130,8 +130,7 @@ TEST(RemoteMount, HttpsNeedsTheCertificate) {
   const std::string cert = (nginx.prefix() / "cert.pem").string();
   MountedModel trusted(nginx.url("alltypes.gguf"), {"-o", "cacert=" + cert});
   ASSERT_EQ(trusted.result().exit_code, 0) << trusted.result().err;
-  EXPECT_TRUE(read_file(trusted / "model.gguf") ==
-              read_file(Served::root() / "alltypes.gguf"));
+  EXPECT_TRUE(read_file(trusted / "model.gguf") == read_file(Served::root() / "alltypes.gguf"));
   EXPECT_TRUE(trusted.unmount());
 
   TempDir mnt;
@@ -198,9 +197,9 @@ TEST(RemoteMount, OfflineCommandsTakeUrls) {
   EXPECT_EQ(summary.out, local.out);
   const auto ls = run_gguffs({"ls", nginx.url("split-00002-of-00003.gguf"), "tensors"});
   EXPECT_EQ(ls.exit_code, 0) << ls.err;
-  EXPECT_EQ(ls.out, run_gguffs({"ls", data_file("split/split-00002-of-00003.gguf").string(),
-                                "tensors"})
-                        .out);
+  EXPECT_EQ(
+      ls.out,
+      run_gguffs({"ls", data_file("split/split-00002-of-00003.gguf").string(), "tensors"}).out);
   const auto cat = run_gguffs({"cat", nginx.url("alltypes.gguf"), "model.gguf"});
   EXPECT_EQ(cat.exit_code, 0);
   EXPECT_TRUE(cat.out == read_file(Served::root() / "alltypes.gguf"));

@@ -19,7 +19,9 @@ namespace {
 
 namespace fsys = std::filesystem;
 
-bool executable(const char* path) { return access(path, X_OK) == 0; }
+bool executable(const char* path) {
+  return access(path, X_OK) == 0;
+}
 
 // A port nobody listens on now (the kernel's choice for port 0).
 int free_port() {
@@ -84,14 +86,18 @@ std::vector<std::string> lines_of(const fsys::path& file) {
 
 }  // namespace
 
-bool have_nginx() { return executable("/usr/sbin/nginx"); }
-bool have_python() { return executable("/usr/bin/python3"); }
+bool have_nginx() {
+  return executable("/usr/sbin/nginx");
+}
+bool have_python() {
+  return executable("/usr/bin/python3");
+}
 
 bool make_certificate(const fsys::path& dir) {
-  const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
-                          "-addext subjectAltName=IP:127.0.0.1 -keyout '" +
-                          (dir / "key.pem").string() + "' -out '" + (dir / "cert.pem").string() +
-                          "' >/dev/null 2>&1";
+  const std::string cmd =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
+      "-addext subjectAltName=IP:127.0.0.1 -keyout '" +
+      (dir / "key.pem").string() + "' -out '" + (dir / "cert.pem").string() + "' >/dev/null 2>&1";
   return std::system(cmd.c_str()) == 0;
 }
 
@@ -119,8 +125,7 @@ Nginx::Nginx(const fsys::path& root, bool tls, const std::string& extra) : tls_(
       conf << "    ssl_certificate " << (p / "cert.pem").string() << ";\n"
            << "    ssl_certificate_key " << (p / "key.pem").string() << ";\n";
     }
-    conf << "    root " << fsys::absolute(root).string() << ";\n"
-         << extra << "\n  }\n}\n";
+    conf << "    root " << fsys::absolute(root).string() << ";\n" << extra << "\n  }\n}\n";
     if (tls && !make_certificate(p)) return;
     std::ofstream(p / "nginx.conf") << conf.str();
     pid_ = start({"/usr/sbin/nginx", "-p", p.string(), "-c", (p / "nginx.conf").string(), "-g",
@@ -136,7 +141,9 @@ Nginx::Nginx(const fsys::path& root, bool tls, const std::string& extra) : tls_(
   }
 }
 
-Nginx::~Nginx() { stop(pid_); }
+Nginx::~Nginx() {
+  stop(pid_);
+}
 
 std::string Nginx::url(const std::string& file) const {
   return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_) + "/" + file;
@@ -150,8 +157,11 @@ std::vector<std::string> Nginx::requests() const {
 
 FaultServer::FaultServer(const fsys::path& root, const std::vector<std::string>& args) {
   const fsys::path script = test_support::data_file("../remote/fault_server.py");
-  std::vector<std::string> argv = {"/usr/bin/python3", script.string(), "--root",
-                                   fsys::absolute(root).string(), "--log",
+  std::vector<std::string> argv = {"/usr/bin/python3",
+                                   script.string(),
+                                   "--root",
+                                   fsys::absolute(root).string(),
+                                   "--log",
                                    (dir_ / "requests.log").string()};
   argv.insert(argv.end(), args.begin(), args.end());
   const fsys::path out = dir_ / "port";
@@ -163,12 +173,16 @@ FaultServer::FaultServer(const fsys::path& root, const std::vector<std::string>&
   }
 }
 
-FaultServer::~FaultServer() { stop(pid_); }
+FaultServer::~FaultServer() {
+  stop(pid_);
+}
 
 std::string FaultServer::url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + "/" + path;
 }
 
-std::vector<std::string> FaultServer::requests() const { return lines_of(dir_ / "requests.log"); }
+std::vector<std::string> FaultServer::requests() const {
+  return lines_of(dir_ / "requests.log");
+}
 
 }  // namespace remote_test

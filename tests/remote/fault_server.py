@@ -4,7 +4,8 @@
 Serves the files under --root with Range support, a strong ETag and If-Range, as nginx does.
 Listens on 127.0.0.1 at a free port and prints the port on its first line of stdout. Each
 request is logged to --log as one JSON object per line: method, path, range, status, whether an
-Authorization header came (never its value) and the Host header.
+Authorization header came (never its value), the Host header, and when it started and ended
+(seconds), so a benchmark can count sequential round trips.
 
 Paths:
   /FILE                       the file
@@ -63,6 +64,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.status = 0
+        started = time.time()
         with lock:
             state["requests"] += 1
             number = state["requests"]
@@ -74,7 +76,7 @@ class Handler(BaseHTTPRequestHandler):
             log({"n": number, "method": self.command, "path": self.path,
                  "range": self.headers.get("Range"), "if_range": self.headers.get("If-Range"),
                  "status": self.status, "auth": "Authorization" in self.headers,
-                 "host": self.headers.get("Host")})
+                 "host": self.headers.get("Host"), "start": started, "end": time.time()})
 
     def route(self, number):
         path = self.path
@@ -105,25 +107,34 @@ class Handler(BaseHTTPRequestHandler):
         file = os.path.join(args.root, path.lstrip("/"))
         if ".." in path or not os.path.isfile(file):
             return self.answer(404, [], b"not found\n")
-        data = open(file, "rb").read()
+        size = os.path.getsize(file)
         fault = args.fault
-        etag = f'"{len(data):x}-v1"'
+        etag = f'"{size:x}-v1"'
+        replaced = False
         if fault.startswith("change-after="):
             if number > int(fault.split("=")[1]):
-                etag = f'"{len(data):x}-v2"'
-                data = data[::-1]
+                etag = f'"{size:x}-v2"'
+                replaced = True
             fault = "none"
+
+        def read(first, last):
+            if replaced:  # the "new" file: the old one's bytes reversed
+                return open(file, "rb").read()[::-1][first:last + 1]
+            with open(file, "rb") as f:
+                f.seek(first)
+                return f.read(last + 1 - first)
+
         headers = [("ETag", etag), ("Accept-Ranges", "bytes"),
                    ("Last-Modified", "Mon, 30 Nov 2026 12:00:00 GMT")]
         rng = self.headers.get("Range")
         m = re.match(r"^bytes=(\d+)-(\d+)$", rng or "")
         if_range = self.headers.get("If-Range")
         if not m or fault == "norange" or (if_range is not None and if_range != etag):
-            return self.answer(200, headers, data)
+            return self.answer(200, headers, read(0, size - 1))
         first, last = int(m.group(1)), int(m.group(2))
-        if first >= len(data):
-            return self.answer(416, [("Content-Range", f"bytes */{len(data)}")])
-        last = min(last, len(data) - 1)
+        if first >= size:
+            return self.answer(416, [("Content-Range", f"bytes */{size}")])
+        last = min(last, size - 1)
         faulty = first >= args.fault_from and fault != "none"
         if faulty and fault == "flaky":
             with lock:
@@ -131,13 +142,13 @@ class Handler(BaseHTTPRequestHandler):
                 if state["faulted"] <= 2:
                     return self.answer(503, [("Retry-After", "0")], b"busy\n")
             faulty = False
-        body = data[first:last + 1]
+        body = read(first, last)
         shown_first, shown_last = first, last
         if faulty and fault == "badrange":
             shown_first, shown_last = first + 1, last + 1
         self.send_response(206)
         self.status = 206
-        for k, v in headers + [("Content-Range", f"bytes {shown_first}-{shown_last}/{len(data)}")]:
+        for k, v in headers + [("Content-Range", f"bytes {shown_first}-{shown_last}/{size}")]:
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

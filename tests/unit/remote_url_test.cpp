@@ -154,7 +154,7 @@ TEST(BlockCache, OneFetchPerBlockAndWaitersGetItsResult) {
   EXPECT_TRUE(cache.ready(0));
   EXPECT_FALSE(cache.ready(1));
   EXPECT_EQ(cache.claim({1}), std::vector<uint64_t>{1});  // a failed block is tried again
-  EXPECT_EQ(cache.wait(7), nullptr);                       // never claimed
+  EXPECT_EQ(cache.wait(7), nullptr);                      // never claimed
 }
 
 TEST(BlockCache, DropsTheLeastRecentlyUsedBlock) {
