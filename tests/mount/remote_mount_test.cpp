@@ -188,6 +188,29 @@ TEST(RemoteMount, DiskCacheMakesTheSecondReadFree) {
   EXPECT_TRUE(second.unmount());
 }
 
+TEST(RemoteMount, MountTypeFuseGguffsTakesAUrl) {
+  REQUIRE_NGINX();
+  if (!fsys::exists("/usr/bin/unshare") || !fsys::exists("/sbin/mount.fuse3") ||
+      !fsys::is_directory("/usr/local/sbin"))
+    GTEST_SKIP() << "needs unshare and mount.fuse3";
+  Nginx nginx(Served::root());
+  TempDir dir;
+  fsys::create_directories(dir / "bin");
+  fsys::create_directory(dir / "mnt");
+  fsys::create_symlink(test_support::gguffs_binary(), dir / "bin" / "gguffs");
+  const std::string mnt = (dir / "mnt").string();
+  // In a private mount namespace where mount(8)'s helper finds gguffs on its fixed PATH.
+  const std::string script =
+      "set -e\nmount --bind " + (dir / "bin").string() + " /usr/local/sbin\n" +
+      "mount -t fuse.gguffs " + nginx.url("alltypes.gguf") + " " + mnt + " -o ro,cache_size=64M\n" +
+      "cat " + mnt + "/metadata/general.architecture; echo\n" + "fusermount3 -u " + mnt + "\n";
+  const auto r = mount_test::run("/usr/bin/unshare",
+                                 {"-m", "--propagation", "private", "/bin/bash", "-c", script});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "llama\n");
+  EXPECT_FALSE(mount_test::is_fuse_mount(dir / "mnt"));
+}
+
 TEST(RemoteMount, OfflineCommandsTakeUrls) {
   REQUIRE_NGINX();
   Nginx nginx(Served::root());
