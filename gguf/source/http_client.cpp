@@ -132,7 +132,8 @@ struct HttpClient::Attempt {
   // The body goes to dst only in a 206 that names the range asked for.
   uint64_t first = 0;
   size_t len = 0;
-  uint8_t* dst = nullptr;
+  const std::vector<std::span<uint8_t>>* dst = nullptr;  // len bytes in all
+  size_t piece = 0, piece_at = 0;                        // where the next byte goes
   bool probe = false;
   size_t received = 0;
   size_t dropped = 0;
@@ -194,8 +195,19 @@ struct HttpClient::Attempt {
         a.refusal = fmt::format("sent more than the {} bytes asked for", a.len);
         return 0;
       }
-      std::memcpy(a.dst + a.received, data, n);
       a.received += n;
+      for (size_t left = n; left > 0;) {
+        const std::span<uint8_t> to = (*a.dst)[a.piece];
+        const size_t k = std::min(left, to.size() - a.piece_at);
+        std::memcpy(to.data() + a.piece_at, data, k);
+        data += k;
+        left -= k;
+        a.piece_at += k;
+        if (a.piece_at == to.size()) {
+          ++a.piece;
+          a.piece_at = 0;
+        }
+      }
       return n;
     }
     if (a.status == 200) return 0;  // the whole file is coming: stop now
@@ -231,12 +243,12 @@ void HttpClient::give_back(void* handle) {
 }
 
 HttpClient::Attempt HttpClient::perform(const std::string& url, bool send_token, uint64_t first,
-                                        size_t len, uint8_t* dst, const std::string& if_range,
-                                        bool probe) {
+                                        size_t len, const std::vector<std::span<uint8_t>>& dst,
+                                        const std::string& if_range, bool probe) {
   Attempt a;
   a.first = first;
   a.len = len;
-  a.dst = dst;
+  a.dst = &dst;
   a.probe = probe;
   CURL* h = static_cast<CURL*>(borrow());
   curl_easy_reset(h);
@@ -285,7 +297,8 @@ HttpClient::Attempt HttpClient::perform(const std::string& url, bool send_token,
   return a;
 }
 
-RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len, uint8_t* dst,
+RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len,
+                              const std::vector<std::span<uint8_t>>& dst,
                               const std::string& if_range, bool probe) {
   const auto origin = url_origin(url);
   std::string current = url;
@@ -374,6 +387,14 @@ RangeReply HttpClient::follow(const std::string& url, uint64_t first, size_t len
 
 RangeReply HttpClient::get_range(const std::string& url, uint64_t first, size_t len, uint8_t* dst,
                                  const std::string& if_range, bool probe) {
+  return get_range(url, first, {std::span<uint8_t>(dst, len)}, if_range, probe);
+}
+
+RangeReply HttpClient::get_range(const std::string& url, uint64_t first,
+                                 const std::vector<std::span<uint8_t>>& dst,
+                                 const std::string& if_range, bool probe) {
+  size_t len = 0;
+  for (const auto& piece : dst) len += piece.size();
   auto wait = options_.backoff;
   for (int attempt = 1;; ++attempt) {
     try {

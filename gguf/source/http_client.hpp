@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ class HttpClient {
   // body (the transfer is stopped at the status line).
   RangeReply get_range(const std::string& url, uint64_t first, size_t len, uint8_t* dst,
                        const std::string& if_range, bool probe = false);
+  // The same into pieces filled in order (the blocks of the cache: no copy after the download).
+  RangeReply get_range(const std::string& url, uint64_t first,
+                       const std::vector<std::span<uint8_t>>& dst, const std::string& if_range,
+                       bool probe = false);
 
   uint64_t requests() const { return requests_.load(); }
   const HttpOptions& options() const { return options_; }
@@ -73,10 +78,12 @@ class HttpClient {
   struct Attempt;
   void* borrow();
   void give_back(void* handle);
-  RangeReply follow(const std::string& url, uint64_t first, size_t len, uint8_t* dst,
-                    const std::string& if_range, bool probe);
-  Attempt perform(const std::string& url, bool send_token, uint64_t first, size_t len, uint8_t* dst,
-                  const std::string& if_range, bool probe);
+  RangeReply follow(const std::string& url, uint64_t first, size_t len,
+                    const std::vector<std::span<uint8_t>>& dst, const std::string& if_range,
+                    bool probe);
+  Attempt perform(const std::string& url, bool send_token, uint64_t first, size_t len,
+                  const std::vector<std::span<uint8_t>>& dst, const std::string& if_range,
+                  bool probe);
 
   HttpOptions options_;
   std::unique_ptr<Share> share_;

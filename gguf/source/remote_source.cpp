@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "gguf/source/block_cache.hpp"
@@ -204,11 +205,14 @@ class RemoteSource final : public ByteSource {
     try {
       if (changed_.load()) throw RemoteChanged(url_, first * kBlock, changed_message());
       const uint64_t start = first * kBlock;
-      const uint64_t stop = std::min<uint64_t>(end * kBlock, size_);
-      std::vector<uint8_t> buffer(static_cast<size_t>(stop - start));
+      std::vector<std::shared_ptr<std::vector<uint8_t>>> blocks;
+      std::vector<std::span<uint8_t>> pieces;
+      for (uint64_t i = first; i < end; ++i) {
+        blocks.push_back(std::make_shared<std::vector<uint8_t>>(block_bytes(i)));
+        pieces.emplace_back(*blocks.back());
+      }
       try {
-        const RangeReply r =
-            client_->get_range(url_, start, buffer.size(), buffer.data(), validator_);
+        const RangeReply r = client_->get_range(url_, start, pieces, validator_);
         if (r.total != size_ || (!etag_.empty() && !r.etag.empty() && r.etag != etag_))
           throw RemoteChanged(url_, start, "the file changed on the server");
       } catch (const RemoteChanged&) {
@@ -216,12 +220,8 @@ class RemoteSource final : public ByteSource {
         throw;
       }
       for (uint64_t i = first; i < end; ++i) {
-        const size_t at = static_cast<size_t>((i - first) * kBlock);
-        auto block = std::make_shared<std::vector<uint8_t>>(
-            buffer.begin() + static_cast<ptrdiff_t>(at),
-            buffer.begin() + static_cast<ptrdiff_t>(at + block_bytes(i)));
-        if (disk_) disk_->store(i, *block);
-        cache_.fill(i, std::move(block));
+        if (disk_) disk_->store(i, *blocks[i - first]);
+        cache_.fill(i, std::move(blocks[i - first]));
       }
     } catch (...) {
       for (uint64_t i = first; i < end; ++i) cache_.fail(i, std::current_exception());
