@@ -15,6 +15,7 @@
 
 #include "gguf/source/block_cache.hpp"
 #include "gguf/source/disk_cache.hpp"
+#include "gguf/source/prefetcher.hpp"
 
 namespace gguf {
 
@@ -38,8 +39,11 @@ class Streams {
   // none). A stream from byte 0 (the header being parsed, or model.gguf read from the start)
   // reads ahead only when it meets a missing block, so a small header costs one request and
   // tensor data is not fetched until read; other streams read ahead before they get there.
-  std::pair<uint64_t, uint64_t> advance(uint64_t offset, uint64_t end_offset, uint64_t end_block,
-                                        bool missing) {
+  struct Ahead {
+    uint64_t from = 0, to = 0;
+    bool background = false;  // a data stream: fetched while the reader goes on
+  };
+  Ahead advance(uint64_t offset, uint64_t end_offset, uint64_t end_block, bool missing) {
     std::lock_guard lock(mutex_);
     ++clock_;
     Stream* s = nullptr;
@@ -58,14 +62,14 @@ class Streams {
     }
     s->used = clock_;
     s->next = std::max(s->next, end_offset);
-    if (s->window == 0) return {0, 0};
-    if (s->from_start ? !missing : s->ahead_end >= end_block + s->window / 2 + 1) return {0, 0};
+    if (s->window == 0) return {};
+    if (s->from_start ? !missing : s->ahead_end >= end_block + s->window / 2 + 1) return {};
     // Fetch the next window now, and double it for next time.
     const uint64_t from = std::max(s->ahead_end, end_block);
     const uint64_t to = end_block + s->window;
     s->ahead_end = to;
     s->window = std::min(s->window * 2, max_window_);
-    return {from, to};
+    return {from, to, !s->from_start};
   }
 
  private:
@@ -133,11 +137,17 @@ class RemoteSource final : public ByteSource {
     std::vector<uint64_t> wanted;
     for (uint64_t i = first; i < end; ++i) wanted.push_back(i);
     std::vector<uint64_t> mine = cache_.claim(wanted);
-    const auto [ahead_from, ahead_to] = streams_.advance(offset, offset + n, end, !mine.empty());
+    const Streams::Ahead ahead = streams_.advance(offset, offset + n, end, !mine.empty());
     wanted.clear();
-    for (uint64_t i = ahead_from; i < std::min(ahead_to, block_count()); ++i) wanted.push_back(i);
-    for (const uint64_t i : cache_.claim(wanted)) mine.push_back(i);
-    std::sort(mine.begin(), mine.end());
+    for (uint64_t i = ahead.from; i < std::min(ahead.to, block_count()); ++i) wanted.push_back(i);
+    std::vector<uint64_t> later = cache_.claim(wanted);
+    if (ahead.background) {
+      for (const auto& [from, to] : plan(later))
+        if (!prefetcher_.submit([this, from, to] { run_job(from, to); })) run_job(from, to);
+    } else {
+      mine.insert(mine.end(), later.begin(), later.end());
+      std::sort(mine.begin(), mine.end());
+    }
     fetch(mine);
     auto* out = static_cast<uint8_t*>(dst);
     for (uint64_t i = first; i < end; ++i) {
@@ -167,28 +177,10 @@ class RemoteSource final : public ByteSource {
 
   // Fetches claimed blocks: from the disk cache when there, else in runs of adjacent blocks, one
   // request per run of up to 8 MiB, all requests in parallel; joined before returning, so no
-  // thread outlives a read (the daemon forks after the header is read).
+  // thread started here outlives a read (the daemon forks after the header is read).
   void fetch(const std::vector<uint64_t>& claimed) const {
-    std::vector<uint64_t> missing;
-    for (const uint64_t i : claimed) {
-      if (disk_) {
-        if (auto data = disk_->load(i, block_bytes(i))) {
-          cache_.fill(i, std::move(data));
-          continue;
-        }
-      }
-      missing.push_back(i);
-    }
-    if (missing.empty()) return;
-    const uint64_t per_job =
-        std::clamp<uint64_t>((missing.size() + kMaxParallel - 1) / kMaxParallel, 1, kMaxJobBlocks);
-    std::vector<std::pair<uint64_t, uint64_t>> jobs;  // [first, end) blocks
-    for (const uint64_t i : missing) {
-      if (!jobs.empty() && jobs.back().second == i && i - jobs.back().first < per_job)
-        ++jobs.back().second;
-      else
-        jobs.push_back({i, i + 1});
-    }
+    const auto jobs = plan(claimed);
+    if (jobs.empty()) return;
     std::vector<std::thread> threads;
     for (size_t j = 1; j < jobs.size(); ++j) {
       try {
@@ -199,6 +191,32 @@ class RemoteSource final : public ByteSource {
     }
     run_job(jobs[0].first, jobs[0].second);
     for (std::thread& t : threads) t.join();
+  }
+
+  // Fills the claimed blocks that the disk cache holds; the others as requests: runs of
+  // adjacent blocks, [first, end), of up to 8 MiB, split so that about 8 go in parallel.
+  std::vector<std::pair<uint64_t, uint64_t>> plan(const std::vector<uint64_t>& claimed) const {
+    std::vector<uint64_t> missing;
+    for (const uint64_t i : claimed) {
+      if (disk_) {
+        if (auto data = disk_->load(i, block_bytes(i))) {
+          cache_.fill(i, std::move(data));
+          continue;
+        }
+      }
+      missing.push_back(i);
+    }
+    if (missing.empty()) return {};
+    const uint64_t per_job =
+        std::clamp<uint64_t>((missing.size() + kMaxParallel - 1) / kMaxParallel, 1, kMaxJobBlocks);
+    std::vector<std::pair<uint64_t, uint64_t>> jobs;  // [first, end) blocks
+    for (const uint64_t i : missing) {
+      if (!jobs.empty() && jobs.back().second == i && i - jobs.back().first < per_job)
+        ++jobs.back().second;
+      else
+        jobs.push_back({i, i + 1});
+    }
+    return jobs;
   }
 
   void run_job(uint64_t first, uint64_t end) const noexcept {
@@ -247,6 +265,8 @@ class RemoteSource final : public ByteSource {
   mutable Streams streams_;
   std::optional<DiskCache> disk_;
   mutable std::atomic<bool> changed_{false};
+  // Last: destroyed (its threads joined) before anything its jobs use.
+  mutable Prefetcher prefetcher_{kMaxParallel};
 };
 
 }  // namespace

@@ -3,9 +3,10 @@
 // so reads copy through read_at).
 //
 // Opening costs one request: the first 1 MiB, whose answer also gives the size and the validator
-// (ETag, or else Last-Modified). Later reads go through the block cache; a reader that continues a
-// sequential stream also fetches the blocks ahead of it, in parallel requests, in a window that
-// doubles up to 64 MiB (a stream from byte 0, the header being parsed, starts with 8 MiB). Every
+// (ETag, or else Last-Modified). Later reads go through the block cache. A stream of reads from
+// byte 0 (the header being parsed) fetches, when it meets a missing block, the next 8 MiB (then
+// 16, 32...) in parallel requests, and waits for them. Any other sequential stream has the
+// blocks ahead of it fetched on background threads, in a window that doubles up to 64 MiB. Every
 // request carries If-Range with the validator; once the file is seen to change, every read fails
 // (EIO at the FUSE boundary) and one warning goes to stderr.
 #pragma once

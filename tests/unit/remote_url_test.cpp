@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <future>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "gguf/errors.hpp"
 #include "gguf/source/block_cache.hpp"
 #include "gguf/source/hf_token.hpp"
+#include "gguf/source/prefetcher.hpp"
 #include "gguf/source/remote_url.hpp"
 #include "gguf/split.hpp"
 #include "tests/support/test_support.hpp"
@@ -170,6 +172,21 @@ TEST(BlockCache, DropsTheLeastRecentlyUsedBlock) {
   EXPECT_TRUE(cache.ready(0));
   EXPECT_FALSE(cache.ready(1));
   EXPECT_TRUE(cache.ready(4));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Prefetcher, RunsJobsOnOtherThreads) {
+  gguf::Prefetcher prefetcher(4);
+  std::vector<std::promise<std::thread::id>> done(16);
+  for (auto& p : done)
+    ASSERT_TRUE(prefetcher.submit([&p] { p.set_value(std::this_thread::get_id()); }));
+  for (auto& p : done) {
+    auto f = p.get_future();
+    EXPECT_NE(f.get(), std::this_thread::get_id());
+  }
 }
 
 }  // namespace
