@@ -24,10 +24,13 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.05; done; return 1; }
 
 # The latency server (its log has each request's start and end, for counting round trips).
+: >"$work/slow.log"
 python3 tests/remote/fault_server.py --root "$rdata" --latency 50 --log "$work/slow.log" \
   >"$work/slow.port" &
 pids+=($!)
-sleep 0.5
+for _ in $(seq 200); do [ -s "$work/slow.port" ] && break; sleep 0.05; done
+wait_port "$(cat "$work/slow.port")"
+: >"$work/slow.log"  # without wait_port's request
 slow="http://127.0.0.1:$(cat "$work/slow.port")"
 
 # nginx, in the foreground, everything under $work/nginx.
