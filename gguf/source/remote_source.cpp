@@ -142,8 +142,10 @@ class RemoteSource final : public ByteSource {
     for (uint64_t i = ahead.from; i < std::min(ahead.to, block_count()); ++i) wanted.push_back(i);
     std::vector<uint64_t> later = cache_.claim(wanted);
     if (ahead.background) {
-      for (const auto& [from, to] : plan(later))
-        if (!prefetcher_.submit([this, from, to] { run_job(from, to); })) run_job(from, to);
+      for (const auto& job : plan(later)) {
+        if (!prefetcher_.submit([this, job] { run_job(job.first, job.second); }))
+          run_job(job.first, job.second);
+      }
     } else {
       mine.insert(mine.end(), later.begin(), later.end());
       std::sort(mine.begin(), mine.end());
