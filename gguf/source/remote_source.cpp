@@ -134,6 +134,35 @@ class RemoteSource final : public ByteSource {
     if (offset >= size_ || len == 0) return 0;
     const size_t n = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
     const uint64_t first = offset / kBlock, end = (offset + n - 1) / kBlock + 1;
+    prepare(offset, n);
+    auto* out = static_cast<uint8_t*>(dst);
+    for (uint64_t i = first; i < end; ++i) {
+      const BlockCache::Data data = block(i);
+      const uint64_t block_start = i * kBlock;
+      const uint64_t from = std::max(offset, block_start);
+      const uint64_t to = std::min<uint64_t>(offset + n, block_start + data->size());
+      std::memcpy(out + (from - offset), data->data() + (from - block_start), to - from);
+    }
+    return n;
+  }
+
+  std::shared_ptr<const void> lend(uint64_t offset, size_t len, const uint8_t** data,
+                                   size_t* got) const override {
+    if (offset >= size_ || len == 0) return nullptr;
+    const uint64_t i = offset / kBlock;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(len, (i + 1) * kBlock - offset));
+    prepare(offset, static_cast<size_t>(std::min<uint64_t>(len, size_ - offset)));
+    BlockCache::Data b = block(i);
+    *data = b->data() + (offset - i * kBlock);
+    *got = std::min<size_t>(n, b->size() - (offset - i * kBlock));
+    return b;
+  }
+
+ private:
+  // Records the read of [offset, offset + n) and fetches what it needs that nobody is fetching:
+  // its own blocks now, and the read-ahead of its stream (now or in the background).
+  void prepare(uint64_t offset, size_t n) const {
+    const uint64_t first = offset / kBlock, end = (offset + n - 1) / kBlock + 1;
     std::vector<uint64_t> wanted;
     for (uint64_t i = first; i < end; ++i) wanted.push_back(i);
     std::vector<uint64_t> mine = cache_.claim(wanted);
@@ -151,27 +180,22 @@ class RemoteSource final : public ByteSource {
       std::sort(mine.begin(), mine.end());
     }
     fetch(mine);
-    auto* out = static_cast<uint8_t*>(dst);
-    for (uint64_t i = first; i < end; ++i) {
-      BlockCache::Data data;
-      // A block dropped before this reader got to it (a tiny cache under load) is fetched again.
-      for (int tries = 0; !(data = cache_.wait(i)); ++tries) {
-        if (tries == 3)
-          throw FormatError(FormatError::Kind::io, url_, i * kBlock,
-                            "the block cache is too small");
-        fetch(cache_.claim({i}));
-      }
-      const uint64_t block_start = i * kBlock;
-      const uint64_t from = std::max(offset, block_start);
-      const uint64_t to = std::min<uint64_t>(offset + n, block_start + data->size());
-      if (to <= from || to - block_start > data->size())
-        throw FormatError(FormatError::Kind::io, url_, from, "short block");
-      std::memcpy(out + (from - offset), data->data() + (from - block_start), to - from);
-    }
-    return n;
   }
 
- private:
+  // Block i, fetched: waits for it (a block dropped before this reader got to it, in a tiny
+  // cache under load, is fetched again). Throws the fetch's error.
+  BlockCache::Data block(uint64_t i) const {
+    BlockCache::Data data;
+    for (int tries = 0; !(data = cache_.wait(i)); ++tries) {
+      if (tries == 3)
+        throw FormatError(FormatError::Kind::io, url_, i * kBlock, "the block cache is too small");
+      fetch(cache_.claim({i}));
+    }
+    if (data->size() != block_bytes(i))
+      throw FormatError(FormatError::Kind::io, url_, i * kBlock, "short block");
+    return data;
+  }
+
   uint64_t block_count() const { return (size_ + kBlock - 1) / kBlock; }
   size_t block_bytes(uint64_t i) const {
     return static_cast<size_t>(std::min<uint64_t>(kBlock, size_ - i * kBlock));

@@ -20,6 +20,14 @@ class ByteSource {
   // Reads up to len bytes at offset; returns the count read (short at the end of the data).
   // Throws FormatError(io) on a read error.
   virtual size_t read_at(uint64_t offset, void* dst, size_t len) const = 0;
+  // Bytes at offset the source already holds in memory, lent instead of copied (a remote file's
+  // cached block): sets *data to up to len of them (*got >= 1 when offset < size()) and returns
+  // what keeps them alive; returns null when the source lends nothing (then use read_at).
+  // Throws like read_at.
+  virtual std::shared_ptr<const void> lend(uint64_t /*offset*/, size_t /*len*/,
+                                           const uint8_t** /*data*/, size_t* /*got*/) const {
+    return nullptr;
+  }
   // The file descriptor for zero-copy replies, or -1 for memory sources.
   virtual int fd() const { return -1; }
   // The name used in messages (the path as the user gave it).
