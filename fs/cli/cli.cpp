@@ -48,6 +48,22 @@ void take_remote_options(CommandLine& cl) {
   cl.mount_options = std::move(rest);
 }
 
+// Options that shape the tree rather than the FUSE mount: taken out of mount_options.
+void take_tree_options(CommandLine& cl) {
+  constexpr std::string_view kHfDtype = "hf_dtype=";
+  std::vector<std::string> kept;
+  for (const std::string& o : cl.mount_options) {
+    if (o.rfind(kHfDtype, 0) != 0) {
+      kept.push_back(o);
+      continue;
+    }
+    const auto dtype = gguf::hf::parse_dtype(std::string_view(o).substr(kHfDtype.size()));
+    if (!dtype) throw UsageError("'-o " + o + "': hf_dtype is F32, F16 or BF16");
+    cl.hf_dtype = *dtype;
+  }
+  cl.mount_options = std::move(kept);
+}
+
 }  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
@@ -92,6 +108,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
   }
   cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
+  take_tree_options(cl);
   for (const std::string& option : cl.mount_options) check_option(option);
   take_remote_options(cl);
   if (cl.action == CommandLine::Action::unmount) {
@@ -156,7 +173,8 @@ std::string usage_text() {
          "       gguffs -u MOUNTPOINT\n"
          "\n"
          "Mounts a GGUF model read-only: summary.txt, model.gguf, metadata.json, tensors.tsv,\n"
-         "tensors.json, metadata/<key>, tensors/<name>/{info,data,...}. Returns once the mount\n"
+         "tensors.json, metadata/<key>, tensors/<name>/{info,data,...}, hf/ (Hugging Face names,\n"
+         "model.safetensors, config.json). Returns once the mount\n"
          "is ready. Without MOUNTPOINT: ./<model name without .gguf>, created and removed again.\n"
          "ls and cat show what the mount would show at PATH, without mounting.\n"
          "Unmount with: gguffs -u MOUNTPOINT (or fusermount3 -u MOUNTPOINT)\n"
@@ -170,6 +188,8 @@ std::string usage_text() {
          "  -s                 single-threaded (no worker threads for reads)\n"
          "  --single           a shard of a split model (NAME-00001-of-00003.gguf) alone,\n"
          "                     as an ordinary file; by default all shards mount as one\n"
+         "  -o hf_dtype=T      quantized tensors in hf/ decode to T: F32 (default),\n"
+         "                     F16 or BF16\n"
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
          "                     fsname=NAME, ...); the mount is always ro; fstab's\n"
          "                     noauto, user, _netdev, relatime... are ignored\n"

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "gguf/hf/hf_view.hpp"
+
 namespace gguffs {
 
 struct CommandLine {
@@ -31,6 +33,8 @@ struct CommandLine {
   std::string cacert;                         // -o cacert=FILE
   uint64_t cache_size = uint64_t{256} << 20;  // -o cache_size=SIZE (K, M, G suffixes)
   std::string cache_dir;                      // -o cache_dir[=DIR]; empty: no disk cache
+  // -o hf_dtype=F32|F16|BF16: what quantized tensors decode to in hf/ (not passed to FUSE).
+  gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;
 };
 
 // "256M" -> 268435456: a byte count with an optional K, M, G or T suffix (powers of 1024).

@@ -88,7 +88,7 @@ std::shared_ptr<const Tree> load_tree(const CommandLine& cl) {
   const auto started = std::chrono::steady_clock::now();
   const gguf::ModelSet models = open_models(cl);
   const auto parsed = std::chrono::steady_clock::now();
-  auto tree = build_model_tree(models, Owner{getuid(), getgid()});
+  auto tree = build_model_tree(models, Owner{getuid(), getgid()}, TreeOptions{cl.hf_dtype});
   if (cl.verbose) {
     fmt::print(stderr, "{}{}", parse_report(models.shards, parsed - started),
                tree_report(tree->size(), std::chrono::steady_clock::now() - parsed));

@@ -17,17 +17,18 @@ std::vector<const gguf::Model*> raw_pointers(const std::vector<gguf::ModelPtr>& 
 
 }  // namespace
 
-void add_index_files(TreeBuilder& b, const std::vector<gguf::ModelPtr>& shards) {
+void add_index_files(TreeBuilder& b, const std::vector<gguf::ModelPtr>& shards,
+                     std::shared_ptr<const gguf::hf::HfView> hf_view) {
   if (shards.empty()) return;
   // The lambdas own the models, so the raw pointers stay valid.
   const gguf::ModelPtr first = shards.front();
   b.add_file(Tree::kRoot, "metadata.json",
              std::make_shared<LazyText>([first] { return gguf::render_metadata_json(*first); }));
-  b.add_file(Tree::kRoot, "tensors.tsv", std::make_shared<LazyText>([shards] {
-               return gguf::render_tensors_tsv(raw_pointers(shards));
+  b.add_file(Tree::kRoot, "tensors.tsv", std::make_shared<LazyText>([shards, hf_view] {
+               return gguf::render_tensors_tsv(raw_pointers(shards), hf_view->hf_names);
              }));
-  b.add_file(Tree::kRoot, "tensors.json", std::make_shared<LazyText>([shards] {
-               return gguf::render_tensors_json(raw_pointers(shards));
+  b.add_file(Tree::kRoot, "tensors.json", std::make_shared<LazyText>([shards, hf_view] {
+               return gguf::render_tensors_json(raw_pointers(shards), hf_view->hf_names);
              }));
 }
 

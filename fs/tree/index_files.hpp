@@ -5,12 +5,15 @@
 #include <vector>
 
 #include "fs/tree/tree.hpp"
+#include "gguf/hf/hf_view.hpp"
 #include "gguf/model.hpp"
 
 namespace gguffs {
 
 // Adds the three files to the root. shards: the model, or every shard of a split model in order
 // (the metadata comes from the first; the tensors from all).
-void add_index_files(TreeBuilder& b, const std::vector<gguf::ModelPtr>& shards);
+// hf_view gives tensors.tsv's and tensors.json's hf_name of each tensor.
+void add_index_files(TreeBuilder& b, const std::vector<gguf::ModelPtr>& shards,
+                     std::shared_ptr<const gguf::hf::HfView> hf_view);
 
 }  // namespace gguffs

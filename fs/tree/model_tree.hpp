@@ -5,6 +5,7 @@
 //   metadata/<key>              render_metadata_file, one per entry, in file order
 //   tensors/<name>/info         render_tensor_info (+ "shard:" and "file:" for split models)
 //   tensors/<name>/data         the tensor's bytes as stored, [file_offset, +bytes)
+//   hf/...                      the Hugging Face view (hf_tree.hpp, issue 14)
 // Names are encoded by names::encode; duplicates get "~2", "~3"...
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <memory>
 
 #include "fs/tree/tree.hpp"
+#include "gguf/hf/hf_view.hpp"
 #include "gguf/model.hpp"
 #include "gguf/split.hpp"
 
@@ -23,10 +25,17 @@ struct Owner {
   gid_t gid = 0;
 };
 
+// Choices that change what the tree shows.
+struct TreeOptions {
+  gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;  // -o hf_dtype: quantized tensors in hf/
+};
+
 // The tree of a parsed model, or of every shard of a split model as one: metadata from the first
 // shard, tensors from all. Text files are rendered lazily, on first access.
-std::shared_ptr<const Tree> build_model_tree(const gguf::ModelSet& models, const Owner& owner);
+std::shared_ptr<const Tree> build_model_tree(const gguf::ModelSet& models, const Owner& owner,
+                                             const TreeOptions& options = {});
 // The tree of one model file.
-std::shared_ptr<const Tree> build_model_tree(gguf::ModelPtr model, const Owner& owner);
+std::shared_ptr<const Tree> build_model_tree(gguf::ModelPtr model, const Owner& owner,
+                                             const TreeOptions& options = {});
 
 }  // namespace gguffs

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
 
@@ -37,26 +38,29 @@ uint8_t* ReadBuffer::add_scratch(size_t size) {
 }
 
 std::string ReadBuffer::to_string() const {
-  std::string out;
-  out.reserve(size_);
+  std::string out(size_, '\0');
+  copy_to(reinterpret_cast<uint8_t*>(out.data()));
+  return out;
+}
+
+void ReadBuffer::copy_to(uint8_t* dst) const {
   for (const ReadPiece& piece : pieces_) {
     if (!piece.is_file()) {
-      out.append(reinterpret_cast<const char*>(piece.memory), piece.size);
+      std::memcpy(dst, piece.memory, piece.size);
+      dst += piece.size;
       continue;
     }
-    const size_t start = out.size();
-    out.resize(start + piece.size);
     size_t done = 0;
     while (done < piece.size) {
-      const ssize_t n = pread(piece.fd, out.data() + start + done, piece.size - done,
+      const ssize_t n = pread(piece.fd, dst + done, piece.size - done,
                               static_cast<off_t>(piece.file_offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw std::system_error(errno, std::generic_category(), "pread");
       if (n == 0) throw std::system_error(EIO, std::generic_category(), "file shrank");
       done += static_cast<size_t>(n);
     }
+    dst += piece.size;
   }
-  return out;
 }
 
 }  // namespace gguffs

@@ -43,6 +43,8 @@ class ReadBuffer {
 
   // All the bytes, with file pieces read by pread (throws std::system_error on failure).
   std::string to_string() const;
+  // The same into dst (size() bytes).
+  void copy_to(uint8_t* dst) const;
 
  private:
   size_t capacity_;

@@ -26,8 +26,10 @@ std::string render_scalar(const Value& v);
 // element per line (strings escaped, nested arrays as JSON arrays), empty for an empty array.
 std::string render_metadata_file(const Value& v);
 
-// The contents of tensors/<name>/info ("name: ...", "type: ...", ... "warning: ...").
-std::string render_tensor_info(const Model& model, const TensorInfo& tensor);
+// The contents of tensors/<name>/info ("name: ...", "type: ...", ... "warning: ..."), with
+// "hf_name: ..." after the name when hf_name is not empty (the Hugging Face view, issue 14).
+std::string render_tensor_info(const Model& model, const TensorInfo& tensor,
+                               std::string_view hf_name = {});
 
 // The contents of summary.txt (also printed by `gguffs summary`).
 std::string render_summary(const Model& model);

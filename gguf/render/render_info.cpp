@@ -9,7 +9,8 @@
 
 namespace gguf {
 
-std::string render_tensor_info(const Model& model, const TensorInfo& tensor) {
+std::string render_tensor_info(const Model& model, const TensorInfo& tensor,
+                               std::string_view hf_name) {
   using render_detail::append_each_line;
   using render_detail::append_escaped_line;
   std::string out;
@@ -18,6 +19,7 @@ std::string render_tensor_info(const Model& model, const TensorInfo& tensor) {
   out.append("name: ");
   append_escaped_line(out, tensor.name);  // reversible, so the exact name can be recovered
   out.push_back('\n');
+  if (!hf_name.empty()) fmt::format_to(line, "hf_name: {}\n", hf_name);
 
   const auto type = tensor_type(tensor.type_id);
   fmt::format_to(line, "type: {}\ntype_id: {}\n", type ? type->name : "unknown", tensor.type_id);

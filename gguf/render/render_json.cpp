@@ -169,7 +169,9 @@ std::string render_metadata_json(const Model& model) {
   return out;
 }
 
-std::string render_tensors_tsv(const std::vector<const Model*>& models) {
+std::string render_tensors_tsv(const std::vector<const Model*>& models,
+                               const std::vector<std::string>& hf_names) {
+  size_t index = 0;
   std::string out;
   auto it = std::back_inserter(out);
   out.append(kTensorsTsvHeader);
@@ -183,12 +185,16 @@ std::string render_tensors_tsv(const std::vector<const Model*>& models) {
     for (uint32_t i = 0; i < n; ++i) fmt::format_to(it, "{}{}", i == 0 ? "" : " ", t.ne[i]);
     out.push_back('\t');
     for (uint32_t i = n; i-- > 0;) fmt::format_to(it, "{}{}", i + 1 == n ? "" : " ", t.ne[i]);
-    fmt::format_to(it, "\t{}\t{}\t{}\t{}\n", t.elements, t.bytes, t.offset, t.file_offset);
+    fmt::format_to(it, "\t{}\t{}\t{}\t{}\t{}\n", t.elements, t.bytes, t.offset, t.file_offset,
+                   index < hf_names.size() ? hf_names[index] : std::string());
+    ++index;
   });
   return out;
 }
 
-std::string render_tensors_json(const std::vector<const Model*>& models) {
+std::string render_tensors_json(const std::vector<const Model*>& models,
+                                const std::vector<std::string>& hf_names) {
+  size_t index = 0;
   std::string out;
   auto it = std::back_inserter(out);
   out.append("[");
@@ -208,8 +214,16 @@ std::string render_tensors_json(const std::vector<const Model*>& models) {
     for (uint32_t i = 0; i < n; ++i) fmt::format_to(it, "{}{}", i == 0 ? "" : ", ", t.ne[i]);
     out.append("], \"shape\": [");
     for (uint32_t i = n; i-- > 0;) fmt::format_to(it, "{}{}", i + 1 == n ? "" : ", ", t.ne[i]);
-    fmt::format_to(it, "], \"elements\": {}, \"bytes\": {}, \"offset\": {}, \"file_offset\": {}}}",
+    fmt::format_to(it, "], \"elements\": {}, \"bytes\": {}, \"offset\": {}, \"file_offset\": {}",
                    t.elements, t.bytes, t.offset, t.file_offset);
+    // The Hugging Face name, or null.
+    out.append(", \"hf_name\": ");
+    if (index < hf_names.size() && !hf_names[index].empty())
+      append_json_string(out, hf_names[index]);
+    else
+      out.append("null");
+    ++index;
+    out.push_back('}');
   });
   out.append(first ? "]\n" : "\n]\n");
   return out;

@@ -18,11 +18,12 @@
 //   go in "key_hex"; a key seen before gets "~2", "~3"... appended (JSON objects need unique
 //   names) and the original in "key".
 //
-// tensors.tsv: a header line "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset", then
-// one line per tensor in file order (shard order for a split model). ne is GGUF order (innermost
-// first), shape the reverse (numpy order), both space-separated; names are escaped with
-// escape_line, so no name can contain a tab or a newline. type is ggml's name ("Q4_K"), or
-// "unknown" for an id ggml never assigned.
+// tensors.tsv: a header line
+// "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name", then one line per tensor
+// in file order (shard order for a split model). ne is GGUF order (innermost first), shape the
+// reverse (numpy order), both space-separated; names are escaped with escape_line, so no name can
+// contain a tab or a newline. hf_name is the Hugging Face name (hf/, issue 14), empty for a tensor
+// without one. type is ggml's name ("Q4_K"), or "unknown" for an id ggml never assigned.
 //
 // tensors.json: an array of objects with the same fields ("ne" and "shape" as arrays of numbers);
 // a name that is not valid UTF-8 is written escaped as in tensors.tsv, with "name_hex" added.
@@ -39,12 +40,16 @@ namespace gguf {
 std::string render_metadata_json(const Model& model);
 
 // The tensors of every model given, in order (the shards of a split model, or one model).
-std::string render_tensors_tsv(const std::vector<const Model*>& models);
-std::string render_tensors_json(const std::vector<const Model*>& models);
+// hf_names: each tensor's Hugging Face name in the same order ("" for none; an empty vector for
+// all), the hf_name column / field.
+std::string render_tensors_tsv(const std::vector<const Model*>& models,
+                               const std::vector<std::string>& hf_names = {});
+std::string render_tensors_json(const std::vector<const Model*>& models,
+                                const std::vector<std::string>& hf_names = {});
 
 // The header line of tensors.tsv, without the newline.
 inline constexpr std::string_view kTensorsTsvHeader =
-    "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset";
+    "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name";
 
 // The xattr user.gguf.type of a metadata value: "UINT32", "STRING", "ARRAY[STRING]",
 // "ARRAY[ARRAY]".

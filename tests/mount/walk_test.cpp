@@ -164,7 +164,7 @@ TEST_F(AlltypesMount, AttributesOfDirectoriesAndFiles) {
   ASSERT_EQ(stat(mnt().path().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode, S_IFDIR | 0555u);
   EXPECT_EQ(st.st_ino, 1u);
-  EXPECT_EQ(st.st_nlink, 4u);  // . + .. + metadata/ + tensors/
+  EXPECT_EQ(st.st_nlink, 5u);  // . + .. + metadata/ + tensors/ + hf/
   EXPECT_EQ(st.st_uid, getuid());
 
   ASSERT_EQ(stat((mnt() / "tensors").c_str(), &st), 0);
@@ -203,15 +203,20 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
     const std::string content = read_file(e.path());
     EXPECT_EQ(content.size(), e.file_size()) << e.path();
     total += content.size();
-    if (e.path().filename() == "data") data_total += content.size();
+    if (e.path().filename() == "data" &&
+        e.path().parent_path().parent_path().filename() == "tensors")
+      data_total += content.size();
   }
   uint64_t manifest_total = 0;
   for (const auto& row : test_support::alltypes_manifest()) manifest_total += row.bytes;
   EXPECT_EQ(data_total, manifest_total);
   // summary.txt, model.gguf, metadata.json, tensors.tsv, tensors.json, metadata/, tensors/,
-  // 46 keys, 52 tensors with info, data, data.f32 and data.npy.
-  EXPECT_EQ(entries, 7u + 46u + 52u * 5u);
-  EXPECT_EQ(files, 5u + 46u + 52u * 4u);
+  // 46 keys, 52 tensors with info, data, data.f32 and data.npy; hf/ with config.json,
+  // model.safetensors, unmapped.txt and the 12 tensors with Hugging Face names (info, data,
+  // data.npy).
+  constexpr uint64_t kHfEntries = 1 + 3 + 12 * 4;
+  EXPECT_EQ(entries, 7u + 46u + 52u * 5u + kHfEntries);
+  EXPECT_EQ(files, 5u + 46u + 52u * 4u + 3u + 12u * 3u);
 
   const auto du = mount_test::run("/usr/bin/du", {"-sb", mnt().path().string()});
   ASSERT_EQ(du.exit_code, 0) << du.err;
@@ -220,7 +225,7 @@ TEST_F(AlltypesMount, EveryFileSizeMatchesItsContentAndDuAddsUp) {
   ASSERT_EQ(find.exit_code, 0) << find.err;
   size_t lines = 0;
   for (char c : find.out) lines += c == '\n';
-  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 5u);
+  EXPECT_EQ(lines, 1u + 7u + 46u + 52u * 5u + kHfEntries);
 }
 
 TEST_F(AlltypesMount, DataFilesCanBeMapped) {
@@ -252,8 +257,9 @@ TEST_F(AlltypesMount, StatfsReportsTheModelSize) {
 
 TEST_F(AlltypesMount, ListingsFollowFileOrder) {
   const auto top = list_in_order(mnt().path());
-  EXPECT_EQ(top, (std::vector<std::string>{"summary.txt", "model.gguf", "metadata.json",
-                                           "tensors.tsv", "tensors.json", "metadata", "tensors"}));
+  EXPECT_EQ(top,
+            (std::vector<std::string>{"summary.txt", "model.gguf", "metadata.json", "tensors.tsv",
+                                      "tensors.json", "metadata", "tensors", "hf"}));
   const auto tensors = list_in_order(mnt() / "tensors");
   ASSERT_EQ(tensors.size(), 52u);
   EXPECT_EQ(tensors[0], "types.f32.weight");

@@ -83,11 +83,12 @@ TEST_F(XattrMount, SettingAndRemovingFailWithErofs) {
 TEST_F(XattrMount, IndexFilesReadLikeTheHandComputedText) {
   // Offsets as laid out by hand in tests/unit/render_json_test.cpp.
   EXPECT_EQ(test_support::read_file(*mnt_ / "tensors.tsv"),
-            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\n"
+            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name\n"
             "token_embd.weight\tF32\t4 2\t2 4\t8\t32\t0\t"
-            "608\n"
-            "blk.0.attn_norm.weight\tF16\t4\t4\t4\t8\t32\t640\n"
-            "output.weight\tQ8_0\t32 1\t1 32\t32\t34\t64\t672\n");
+            "608\tmodel.embed_tokens.weight\n"
+            "blk.0.attn_norm.weight\tF16\t4\t4\t4\t8\t32\t640\t"
+            "model.layers.0.input_layernorm.weight\n"
+            "output.weight\tQ8_0\t32 1\t1 32\t32\t34\t64\t672\tlm_head.weight\n");
   const std::string json = test_support::read_file(*mnt_ / "metadata.json");
   EXPECT_NE(json.find("\n  \"odd/key\": {\"type\": \"UINT8\", \"value\": 7}\n}\n"),
             std::string::npos)

@@ -32,23 +32,27 @@ TEST(TensorsTsv, SmallModelByHand) {
   // Header 24 bytes + 382 bytes of KV pairs + 164 bytes of tensor infos = 570, aligned to 576.
   const auto m = small_model();
   EXPECT_EQ(gguf::render_tensors_tsv({m.get()}),
-            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\n"
-            "token_embd.weight\tF32\t4 2\t2 4\t8\t32\t0\t576\n"
-            "blk.0.attn_norm.weight\tF16\t4\t4\t4\t8\t32\t608\n"
-            "output.weight\tQ8_0\t32 1\t1 32\t32\t34\t64\t640\n");
+            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name\n"
+            "token_embd.weight\tF32\t4 2\t2 4\t8\t32\t0\t576\t\n"
+            "blk.0.attn_norm.weight\tF16\t4\t4\t4\t8\t32\t608\t\n"
+            "output.weight\tQ8_0\t32 1\t1 32\t32\t34\t64\t640\t\n");
 }
 
 TEST(TensorsJson, SmallModelByHand) {
   const auto m = small_model();
-  EXPECT_EQ(gguf::render_tensors_json({m.get()}),
-            "[\n"
-            "  {\"name\": \"token_embd.weight\", \"type\": \"F32\", \"ne\": [4, 2], \"shape\": [2, "
-            "4], \"elements\": 8, \"bytes\": 32, \"offset\": 0, \"file_offset\": 576},\n"
-            "  {\"name\": \"blk.0.attn_norm.weight\", \"type\": \"F16\", \"ne\": [4], \"shape\": "
-            "[4], \"elements\": 4, \"bytes\": 8, \"offset\": 32, \"file_offset\": 608},\n"
-            "  {\"name\": \"output.weight\", \"type\": \"Q8_0\", \"ne\": [32, 1], \"shape\": [1, "
-            "32], \"elements\": 32, \"bytes\": 34, \"offset\": 64, \"file_offset\": 640}\n"
-            "]\n");
+  EXPECT_EQ(
+      gguf::render_tensors_json({m.get()}),
+      "[\n"
+      "  {\"name\": \"token_embd.weight\", \"type\": \"F32\", \"ne\": [4, 2], \"shape\": [2, "
+      "4], \"elements\": 8, \"bytes\": 32, \"offset\": 0, \"file_offset\": 576, \"hf_name\": "
+      "null},\n"
+      "  {\"name\": \"blk.0.attn_norm.weight\", \"type\": \"F16\", \"ne\": [4], \"shape\": "
+      "[4], \"elements\": 4, \"bytes\": 8, \"offset\": 32, \"file_offset\": 608, \"hf_name\": "
+      "null},\n"
+      "  {\"name\": \"output.weight\", \"type\": \"Q8_0\", \"ne\": [32, 1], \"shape\": [1, "
+      "32], \"elements\": 32, \"bytes\": 34, \"offset\": 64, \"file_offset\": 640, \"hf_name\": "
+      "null}\n"
+      "]\n");
 }
 
 TEST(TensorsIndexes, SeveralModelsInOrderAndNoTensors) {
@@ -57,7 +61,7 @@ TEST(TensorsIndexes, SeveralModelsInOrderAndNoTensors) {
   const std::string tsv = gguf::render_tensors_tsv({a.get(), empty.get(), a.get()});
   EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 7);
   EXPECT_EQ(gguf::render_tensors_tsv({empty.get()}),
-            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\n");
+            "name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name\n");
   EXPECT_EQ(gguf::render_tensors_json({empty.get()}), "[]\n");
 }
 

@@ -43,7 +43,7 @@ class AlltypesTree : public ::testing::Test {
 
 TEST_F(AlltypesTree, TopLevelLayout) {
   const Node& root = tree_->node(Tree::kRoot);
-  ASSERT_EQ(root.children.size(), 7u);  // + metadata.json, tensors.tsv, tensors.json
+  ASSERT_EQ(root.children.size(), 8u);  // + metadata.json, tensors.tsv, tensors.json, hf
   EXPECT_TRUE(tree_->find("summary.txt").has_value());
   EXPECT_TRUE(tree_->node(*tree_->find("metadata")).is_dir());
   EXPECT_TRUE(tree_->node(*tree_->find("tensors")).is_dir());
@@ -51,7 +51,7 @@ TEST_F(AlltypesTree, TopLevelLayout) {
   ASSERT_TRUE(whole.has_value());
   EXPECT_EQ(tree_->stat_of(*whole).st_size, 466336);  // the fixture's size
   EXPECT_EQ(tree_->stat_of(*tree_->find("tensors")).st_nlink, 2u + 52u);
-  EXPECT_EQ(tree_->stat_of(Tree::kRoot).st_nlink, 4u);
+  EXPECT_EQ(tree_->stat_of(Tree::kRoot).st_nlink, 5u);  // . .. metadata tensors hf
 }
 
 TEST_F(AlltypesTree, EveryTensorHasInfoAndDataAtItsAbsoluteOffset) {

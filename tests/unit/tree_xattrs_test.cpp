@@ -95,7 +95,8 @@ TEST_F(SmallModelTree, IndexFilesAtTheRoot) {
   t.node(*tsv).content->read(0, 1 << 16, buf);
   const std::string text = buf.to_string();
   // The header and one line per tensor (4), the new one escaped as its name is.
-  EXPECT_EQ(text.rfind("name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\n", 0), 0u);
+  EXPECT_EQ(text.rfind("name\ttype\tne\tshape\telements\tbytes\toffset\tfile_offset\thf_name\n", 0),
+            0u);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
   EXPECT_NE(text.find("\na/b\tI8\t2\t2\t2\t2\t"), std::string::npos) << text;
 }
