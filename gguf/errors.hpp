@@ -18,6 +18,9 @@ class FormatError : public std::runtime_error {
     unsupported_version,  // version 1, 0 or above 3
     malformed,            // a header, metadata pair or tensor info does not fit or is invalid
     split,                // a shard of a split model is missing or inconsistent
+    remote_not_found,     // a URL answered 404
+    remote_denied,        // a URL answered 401 or 403
+    remote_unusable,      // a server without Range support, bad answers, network failure
   };
 
   // Renders as "<file>: byte <offset>: <message>", or "<file>: <message>" without an offset.

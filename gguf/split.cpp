@@ -50,10 +50,13 @@ std::optional<uint64_t> split_key(const Model& m, std::string_view key) {
 }
 
 // Parses shard `number` (1-based) of count; every failure becomes a split error naming it.
-ModelPtr open_shard(const std::string& path, uint32_t number, uint32_t count) {
+ModelPtr open_shard(const std::string& path, uint32_t number, uint32_t count,
+                    const SourceOpener& open) {
   try {
-    return parse_file(path);
+    return open ? parse(open(path)) : parse_file(path);
   } catch (const FormatError& e) {
+    // A server that refuses us or cannot be used says so with its own exit code.
+    if (e.kind() == Kind::remote_denied || e.kind() == Kind::remote_unusable) throw;
     const std::string where = e.offset() ? fmt::format("byte {}: ", *e.offset()) : "";
     if (e.kind() == Kind::io) {
       refuse(path, fmt::format("shard {} of {} is missing or unreadable: {}", number, count,
@@ -152,8 +155,8 @@ ModelSet single_model(ModelPtr model) {
   return set;
 }
 
-ModelSet open_model_set(const std::string& path, bool single) {
-  ModelPtr given = parse_file(path);
+ModelSet open_model_set(const std::string& path, bool single, const SourceOpener& open) {
+  ModelPtr given = open ? parse(open(path)) : parse_file(path);
   const auto name = parse_shard_name(path);
   if (single || !name) return single_model(std::move(given));
   const auto count = split_key(*given, "split.count");
@@ -167,7 +170,8 @@ ModelSet open_model_set(const std::string& path, bool single) {
       set.shards[number - 1] = given;
       continue;
     }
-    ModelPtr shard = open_shard(shard_path(name->prefix, number, name->count), number, name->count);
+    ModelPtr shard =
+        open_shard(shard_path(name->prefix, number, name->count), number, name->count, open);
     check_shard_keys(*shard, number, name->count);
     set.shards[number - 1] = std::move(shard);
   }

@@ -51,7 +51,10 @@ ModelSet single_model(ModelPtr model);
 // split.count, split.no matching each name, no tensor in two shards, split.tensors.count equal to
 // the number of tensors). Throws FormatError(split) naming the shard and what is wrong; errors
 // reading the given file itself are thrown as they are. single: just the given file (--single).
-ModelSet open_model_set(const std::string& path, bool single = false);
+// open: how a location is opened (open_file when empty; the remote opener for URLs, whose shards
+// are found by the same naming rule applied to the URL).
+ModelSet open_model_set(const std::string& path, bool single = false,
+                        const SourceOpener& open = {});
 
 // summary.txt of a set: render_summary for a single file; for a split model the merged model's
 // summary (what model.gguf holds: totals over all shards) followed by the shards, one per line.

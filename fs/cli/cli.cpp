@@ -1,6 +1,7 @@
 #include "fs/cli/cli.hpp"
 
 #include "fs/cli/mount_helper_options.hpp"
+#include "gguf/source/disk_cache.hpp"
 
 namespace gguffs {
 
@@ -24,6 +25,27 @@ void split_options(const std::string& list, std::vector<std::string>& out) {
 
 void check_option(const std::string& option) {
   if (option == "rw") throw UsageError("the mount is read-only; '-o rw' is not supported");
+}
+
+// Moves the remote options out of the list handed to libfuse.
+void take_remote_options(CommandLine& cl) {
+  std::vector<std::string> rest;
+  for (const std::string& o : cl.mount_options) {
+    if (o.starts_with("cacert=")) {
+      cl.cacert = o.substr(7);
+      if (cl.cacert.empty()) throw UsageError("-o cacert needs a file");
+    } else if (o.starts_with("cache_size=")) {
+      cl.cache_size = parse_size(o.substr(11));
+    } else if (o == "cache_dir") {
+      cl.cache_dir = gguf::default_cache_dir();
+    } else if (o.starts_with("cache_dir=")) {
+      cl.cache_dir = o.substr(10);
+      if (cl.cache_dir.empty()) throw UsageError("-o cache_dir= needs a folder");
+    } else {
+      rest.push_back(o);
+    }
+  }
+  cl.mount_options = std::move(rest);
 }
 
 // Options that shape the tree rather than the FUSE mount: taken out of mount_options.
@@ -97,6 +119,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   cl.mount_options = without_ignored_mount_options(cl.mount_options);  // fstab's noauto, ...
   take_tree_options(cl);
   for (const std::string& option : cl.mount_options) check_option(option);
+  take_remote_options(cl);
   if (std::erase(cl.mount_options, std::string("edit")) != 0) cl.edit = true;
   for (auto it = cl.mount_options.begin(); it != cl.mount_options.end();) {
     if (it->rfind("overlay=", 0) == 0) {
@@ -173,8 +196,29 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   return cl;
 }
 
+uint64_t parse_size(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string suffix = text.substr(digits);
+  int shift = 0;
+  if (suffix == "K" || suffix == "k" || suffix == "KiB")
+    shift = 10;
+  else if (suffix == "M" || suffix == "m" || suffix == "MiB")
+    shift = 20;
+  else if (suffix == "G" || suffix == "g" || suffix == "GiB")
+    shift = 30;
+  else if (suffix == "T" || suffix == "t" || suffix == "TiB")
+    shift = 40;
+  else if (!suffix.empty())
+    digits = 0;
+  if (digits == 0 || digits > 12)
+    throw UsageError("'" + text + "' is not a size (like 512M or 2G)");
+  return std::stoull(text.substr(0, digits)) << shift;
+}
+
 std::string usage_text() {
   return "usage: gguffs [options] MODEL.gguf [MOUNTPOINT]\n"
+         "MODEL may be a path, an http(s):// URL or hf://OWNER/REPO/FILE.gguf[@REVISION]\n"
          "       gguffs summary MODEL.gguf\n"
          "       gguffs check [--data] MODEL.gguf\n"
          "       gguffs ls [-l] MODEL.gguf [PATH]\n"
@@ -215,13 +259,19 @@ std::string usage_text() {
          "  -o opt[,opt...]    FUSE mount options (allow_other, default_permissions,\n"
          "                     fsname=NAME, ...); ro unless --edit; fstab's\n"
          "                     noauto, user, _netdev, relatime... are ignored\n"
+         "  -o cacert=FILE     (URLs) verify the server with the CA certificates in FILE\n"
+         "  -o cache_size=SIZE (URLs) memory for downloaded blocks (default 256M)\n"
+         "  -o cache_dir[=DIR] (URLs) keep downloaded blocks on disk, in DIR (default\n"
+         "                     $XDG_CACHE_HOME/gguffs or ~/.cache/gguffs)\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"
          "\n"
          "exit codes: 0 ok, 1 internal error, 2 usage, 3 cannot read the model, 4 not GGUF,\n"
          "  5 unsupported version, 6 malformed, 7 split model problem, 8 mount point problem,\n"
          "  9 FUSE unavailable, 10 tensor data llama.cpp would refuse (check --data),\n"
-         "  14 an edit overlay made for another model or unreadable\n";
+         "  11 remote file not found, 12 remote access denied, 13 remote server unusable\n"
+         "  (no Range support, bad answers, network failure), 14 an edit overlay made for\n"
+         "  another model or unreadable\n";
 }
 
 }  // namespace gguffs

@@ -9,6 +9,7 @@
 //   gguffs -u MOUNTPOINT            unmount
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,9 +52,17 @@ struct CommandLine {
   bool check_data = false;                 // check --data: validate the tensor bytes too
   bool json = false;                       // diff --json
   std::vector<std::string> mount_options;  // from -o, split at commas ("\," escapes a comma)
+  // Remote models (taken out of mount_options; libfuse never sees them):
+  std::string cacert;                         // -o cacert=FILE
+  uint64_t cache_size = uint64_t{256} << 20;  // -o cache_size=SIZE (K, M, G suffixes)
+  std::string cache_dir;                      // -o cache_dir[=DIR]; empty: no disk cache
   // -o hf_dtype=F32|F16|BF16: what quantized tensors decode to in hf/ (not passed to FUSE).
   gguf::hf::Dtype hf_dtype = gguf::hf::Dtype::F32;
 };
+
+// "256M" -> 268435456: a byte count with an optional K, M, G or T suffix (powers of 1024).
+// Throws UsageError.
+uint64_t parse_size(const std::string& text);
 
 // A mistake in the arguments; exits with kExitUsage.
 class UsageError : public std::runtime_error {

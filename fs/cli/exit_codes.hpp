@@ -11,6 +11,9 @@
 //   8  mount point problem (missing, not a directory, not empty, already a mount point)
 //   9  FUSE unavailable (no /dev/fuse, or the mount itself failed)
 //  10  `check --data`: tensor data llama.cpp would refuse (NaN/Inf, invalid block, missing bytes)
+//  11  remote model not found (HTTP 404)
+//  12  remote model access denied (HTTP 401 or 403)
+//  13  remote server unusable (no Range support, bad answers, network or TLS failure)
 //  14  an edit overlay made for another base model, or an unreadable overlay
 #pragma once
 
@@ -31,6 +34,9 @@ enum ExitCode : int {
   kExitMountPoint = 8,
   kExitFuse = 9,
   kExitInvalidData = 10,
+  kExitRemoteNotFound = 11,
+  kExitRemoteDenied = 12,
+  kExitRemoteUnusable = 13,
   kExitOverlay = 14,
 };
 
@@ -46,6 +52,12 @@ constexpr ExitCode exit_code_for(gguf::FormatError::Kind kind) {
       return kExitMalformed;
     case gguf::FormatError::Kind::split:
       return kExitSplit;
+    case gguf::FormatError::Kind::remote_not_found:
+      return kExitRemoteNotFound;
+    case gguf::FormatError::Kind::remote_denied:
+      return kExitRemoteDenied;
+    case gguf::FormatError::Kind::remote_unusable:
+      return kExitRemoteUnusable;
   }
   return kExitInternal;
 }

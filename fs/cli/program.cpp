@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <system_error>
@@ -30,6 +31,8 @@
 #include "gguf/diff/model_diff.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render/render.hpp"
+#include "gguf/source/remote_source.hpp"
+#include "gguf/source/remote_url.hpp"
 #include "gguf/split.hpp"
 
 namespace gguffs {
@@ -46,10 +49,51 @@ int fail(ExitCode code, const std::string& message) {
   return code;
 }
 
+// Seconds from an environment variable, for tests that cannot wait 30 s for a stall to count.
+long seconds_from_env(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return *end == '\0' && n > 0 ? n : fallback;
+}
+
+// How the model's location is opened: a local file, or (for URLs) range requests through one
+// HTTP client shared by every shard.
+struct Opener {
+  std::string location;  // the path, or the http(s) URL (hf:// expanded)
+  gguf::SourceOpener open;
+  std::shared_ptr<gguf::HttpClient> client;  // null for a local file
+};
+
+Opener opener_for(const CommandLine& cl) {
+  if (!gguf::is_remote_location(cl.model)) return {cl.model, {}, nullptr};
+  const std::string endpoint = gguf::hf_endpoint();
+  gguf::HttpOptions http;
+  http.cacert = cl.cacert;
+  http.token = gguf::find_hf_token();
+  http.token_origin = gguf::url_origin(endpoint);
+  http.low_speed_time_s = seconds_from_env("GGUFFS_LOW_SPEED_TIME", http.low_speed_time_s);
+  auto client = std::make_shared<gguf::HttpClient>(std::move(http));
+  const gguf::RemoteOptions remote{cl.cache_size, cl.cache_dir};
+  return {
+      gguf::resolve_location(cl.model, endpoint),
+      [client, remote](const std::string& url) { return gguf::open_remote(url, client, remote); },
+      client};
+}
+
+gguf::ModelSet open_models(const CommandLine& cl) {
+  const Opener opener = opener_for(cl);
+  const gguf::ModelSet models = gguf::open_model_set(opener.location, cl.single, opener.open);
+  if (cl.verbose && opener.client)
+    fmt::print(stderr, "gguffs: {} HTTP requests to read the header\n", opener.client->requests());
+  return models;
+}
+
 // Parses the model (all shards) and builds the tree; -v reports both on stderr.
 std::shared_ptr<const Tree> load_tree(const CommandLine& cl, gguf::ModelSet* loaded = nullptr) {
   const auto started = std::chrono::steady_clock::now();
-  const gguf::ModelSet models = gguf::open_model_set(cl.model, cl.single);
+  const gguf::ModelSet models = open_models(cl);
   if (loaded) *loaded = models;
   const auto parsed = std::chrono::steady_clock::now();
   auto tree = build_model_tree(models, Owner{getuid(), getgid()}, TreeOptions{cl.hf_dtype});
@@ -69,11 +113,11 @@ int run(const CommandLine& cl, const std::string& version) {
       print(fmt::format("gguffs {} (libfuse {})\n", version, fuse_pkgversion()));
       return kExitOk;
     case CommandLine::Action::summary:
-      print(gguf::render_set_summary(gguf::open_model_set(cl.model, cl.single)));
+      print(gguf::render_set_summary(open_models(cl)));
       return kExitOk;
     case CommandLine::Action::check:
       if (cl.check_data) return run_data_check(cl.model, cl.single);
-      print(gguf::render_set_warnings(gguf::open_model_set(cl.model, cl.single)));
+      print(gguf::render_set_warnings(open_models(cl)));
       return kExitOk;
     case CommandLine::Action::ls:
       list_path(*load_tree(cl), cl.path, cl.long_listing, stdout);
@@ -108,7 +152,12 @@ int run(const CommandLine& cl, const std::string& version) {
   CommandLine mount_cl = cl;
   std::optional<AutoMountPoint> auto_point;
   if (cl.mount_point.empty())
-    mount_cl.mount_point = auto_point.emplace(default_mount_point(cl.model)).path();
+    mount_cl.mount_point =
+        auto_point
+            .emplace(default_mount_point(gguf::is_remote_location(cl.model)
+                                             ? gguf::url_path(opener_for(cl).location)
+                                             : cl.model))
+            .path();
   check_mount_point(mount_cl.mount_point);
   if (!cl.edit) return mount_and_serve(mount_cl, load_tree(cl));
   // Each edit builds a header of several MB: keep such blocks in the heap rather than mapping

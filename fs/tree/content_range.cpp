@@ -21,8 +21,19 @@ void ByteRange::read(uint64_t off, size_t len, ReadBuffer& out) const {
     out.add_file(fd, at, n);
     return;
   }
-  uint8_t* dst = out.add_scratch(n);
-  if (source_->read_at(at, dst, n) != n)
+  // A source that holds the bytes in memory (a remote file's cache) lends them: no copy.
+  size_t done = 0;
+  while (done < n) {
+    const uint8_t* data = nullptr;
+    size_t got = 0;
+    std::shared_ptr<const void> owner = source_->lend(at + done, n - done, &data, &got);
+    if (!owner || got == 0) break;
+    out.add_lent(std::move(owner), data, std::min(got, n - done));
+    done += std::min(got, n - done);
+  }
+  if (done == n) return;
+  uint8_t* dst = out.add_scratch(n - done);
+  if (source_->read_at(at + done, dst, n - done) != n - done)
     throw std::system_error(EIO, std::generic_category(), "short read from the model");
 }
 

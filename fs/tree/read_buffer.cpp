@@ -15,6 +15,12 @@ void ReadBuffer::add_memory(const void* data, size_t size) {
   size_ += size;
 }
 
+void ReadBuffer::add_lent(std::shared_ptr<const void> owner, const void* data, size_t size) {
+  if (size == 0) return;
+  owners_.push_back(std::move(owner));
+  add_memory(data, size);
+}
+
 void ReadBuffer::add_file(int fd, uint64_t file_offset, size_t size) {
   if (size == 0) return;
   pieces_.push_back({nullptr, fd, file_offset, size});

@@ -30,6 +30,8 @@ class ReadBuffer {
 
   // Appends a memory piece that the caller guarantees outlives this buffer (cached text).
   void add_memory(const void* data, size_t size);
+  // Appends a memory piece kept alive by owner until this buffer goes (a lent cache block).
+  void add_lent(std::shared_ptr<const void> owner, const void* data, size_t size);
   // Appends a file piece.
   void add_file(int fd, uint64_t file_offset, size_t size);
   // Appends a memory piece of size bytes in the owned scratch space and returns it to be filled.
@@ -50,6 +52,7 @@ class ReadBuffer {
   size_t size_ = 0;
   std::unique_ptr<uint8_t[]> scratch_;
   std::vector<ReadPiece> pieces_;
+  std::vector<std::shared_ptr<const void>> owners_;
 };
 
 }  // namespace gguffs

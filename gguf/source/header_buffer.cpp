@@ -10,7 +10,7 @@
 namespace gguf {
 
 namespace {
-// Read in steps of this size: few system calls, and little tensor data read by accident.
+// The smallest reservation tried when the system refuses address space.
 constexpr uint64_t kReadStep = 2 << 20;
 // Metadata beyond this is refused rather than reserved (a 16 GiB tokenizer is not a model).
 constexpr uint64_t kMaxReservation = uint64_t{16} << 30;
@@ -43,7 +43,10 @@ bool HeaderBuffer::ensure(uint64_t end) {
     throw FormatError(FormatError::Kind::malformed, source_.name(), loaded_,
                       fmt::format("metadata larger than {} bytes is not supported", capacity_));
   }
-  uint64_t target = std::min<uint64_t>({std::max(end, loaded_ + kReadStep), file_size_, capacity_});
+  // Read on to what the source gives cheaply (2 MiB of a file: few system calls, and little
+  // tensor data read by accident), but never less than end.
+  uint64_t target =
+      std::min<uint64_t>({std::max(end, source_.cheap_end(loaded_)), file_size_, capacity_});
   size_t got = source_.read_at(loaded_, base_ + loaded_, target - loaded_);
   loaded_ += got;
   if (loaded_ < end) {

@@ -73,6 +73,7 @@ class MemorySource final : public ByteSource {
       : bytes_(std::move(bytes)), name_(std::move(name)) {}
   uint64_t size() const override { return bytes_.size(); }
   const std::string& name() const override { return name_; }
+  uint64_t cheap_end(uint64_t) const override { return bytes_.size(); }
   size_t read_at(uint64_t offset, void* dst, size_t len) const override {
     if (offset >= bytes_.size()) return 0;
     size_t n = std::min<uint64_t>(len, bytes_.size() - offset);

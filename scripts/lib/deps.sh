@@ -1,13 +1,16 @@
 # Installs the Debian packages gguffs needs, when any is missing. Sourced by scripts/*.
 # Usage: ensure_packages pkg...   (defaults to the build and test set)
 
-# What the program needs to build and mount (scripts/demo installs only these).
-GGUFFS_PROGRAM_PACKAGES=(cmake make g++ pkg-config libfuse3-dev fuse3 libfmt-dev libssl-dev)
+# What the program needs to build and mount (scripts/demo installs only these): libcurl for
+# remote models, libcrypto (libssl-dev) for SHA-256.
+GGUFFS_PROGRAM_PACKAGES=(cmake make g++ pkg-config libfuse3-dev fuse3 libfmt-dev
+  libcurl4-openssl-dev libssl-dev)
 # Everything scripts/test needs: the program's, the compilers and test libraries, and the real
 # clients of the interop tests (Debian's numpy and torch; the npm ones come from
-# tests/interop/setup_npm.sh).
+# tests/interop/setup_npm.sh); nginx, openssl and python3 serve the remote tests, curl is the
+# remote benchmark's peer.
 GGUFFS_PACKAGES=("${GGUFFS_PROGRAM_PACKAGES[@]}" clang libgtest-dev libbenchmark-dev bc
-  nlohmann-json3-dev jq man-db attr python3 python3-numpy python3-torch)
+  nlohmann-json3-dev jq man-db attr python3 python3-numpy python3-torch nginx-light openssl curl)
 
 ensure_packages() {
   local wanted=("$@")
