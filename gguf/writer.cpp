@@ -144,6 +144,28 @@ OwnedValue OwnedValue::string_array(std::vector<std::string> v) {
   return r;
 }
 
+OwnedValue OwnedValue::copy_of(const Value& v) {
+  if (v.type == ValueType::STRING) return string(std::string(v.str));
+  if (v.type != ValueType::ARRAY) return scalar(v.type, v.bits);
+  const ValueType element = v.array.element_type;
+  std::vector<std::string> strings;
+  std::vector<uint64_t> bits;
+  std::vector<OwnedValue> arrays;
+  v.array.for_each([&](uint64_t, const Value& e) {
+    if (element == ValueType::STRING) {
+      strings.emplace_back(e.str);
+    } else if (element == ValueType::ARRAY) {
+      arrays.push_back(copy_of(e));
+    } else {
+      bits.push_back(e.bits);
+    }
+    return true;
+  });
+  if (element == ValueType::STRING) return string_array(std::move(strings));
+  if (element == ValueType::ARRAY) return array_of_arrays(std::move(arrays));
+  return scalar_array(element, std::move(bits));
+}
+
 OwnedValue OwnedValue::array_of_arrays(std::vector<OwnedValue> elements) {
   for (const auto& e : elements) {
     if (e.type != ValueType::ARRAY) {

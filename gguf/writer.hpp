@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gguf/types.hpp"
+#include "gguf/value.hpp"
 
 namespace gguf {
 
@@ -55,6 +56,8 @@ struct OwnedValue {
   static OwnedValue f32_array(const std::vector<float>& v);
   // A value of type t whose encoding is exactly these bytes (for malformed files).
   static OwnedValue raw(ValueType t, std::string encoding);
+  // A parsed value copied out of its model (e.g. to write a vocabulary into another file).
+  static OwnedValue copy_of(const Value& v);
 
   uint64_t element_count() const;
 };

@@ -25,6 +25,8 @@
 
 namespace {
 
+using test_support::EnvGuard;
+
 namespace fsys = std::filesystem;
 using mount_test::MountedModel;
 using mount_test::run_gguffs;
@@ -34,28 +36,6 @@ using test_support::TempDir;
 
 constexpr uint64_t kMiB = 1 << 20;
 const std::string kTensor = "tensors/big.weight/data";
-
-// Sets (or unsets, for nullopt) an environment variable for the programs a test runs.
-class EnvGuard {
- public:
-  EnvGuard(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~EnvGuard() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // big.gguf: one F32 tensor of 6 MiB of known bytes (computed here, not read back from gguffs).
 class Root {

@@ -60,6 +60,23 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+EnvGuard::EnvGuard(const char* name, std::optional<std::string> value) : name_(name) {
+  if (const char* old = std::getenv(name)) old_ = old;
+  if (value) {
+    setenv(name, value->c_str(), 1);
+  } else {
+    unsetenv(name);
+  }
+}
+
+EnvGuard::~EnvGuard() {
+  if (old_) {
+    setenv(name_, old_->c_str(), 1);
+  } else {
+    unsetenv(name_);
+  }
+}
+
 std::vector<ManifestRow> alltypes_manifest() {
   std::istringstream in(read_file(data_file("alltypes/manifest.tsv")));
   std::string line;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// Sets (or unsets, for nullopt) an environment variable for this process and the programs a
+// test runs, and puts the old value back when it goes away.
+class EnvGuard {
+ public:
+  EnvGuard(const char* name, std::optional<std::string> value);
+  ~EnvGuard();
+  EnvGuard(const EnvGuard&) = delete;
+  EnvGuard& operator=(const EnvGuard&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
 };
 
 // One row of tests/data/alltypes/manifest.tsv.

@@ -13,26 +13,6 @@ namespace {
 
 using gguf::OwnedValue;
 
-OwnedValue copy_value(const gguf::Value& v) {
-  if (v.type == gguf::ValueType::STRING) return OwnedValue::string(std::string(v.str));
-  if (v.type != gguf::ValueType::ARRAY) return OwnedValue::scalar(v.type, v.bits);
-  if (v.array.element_type == gguf::ValueType::STRING) {
-    std::vector<std::string> strings;
-    strings.reserve(v.array.count);
-    v.array.for_each([&](uint64_t, const gguf::Value& e) {
-      strings.emplace_back(e.str);
-      return true;
-    });
-    return OwnedValue::string_array(std::move(strings));
-  }
-  std::vector<uint64_t> bits;
-  v.array.for_each([&](uint64_t, const gguf::Value& e) {
-    bits.push_back(e.bits);
-    return true;
-  });
-  return OwnedValue::scalar_array(v.array.element_type, std::move(bits));
-}
-
 void put16(std::string& out, size_t at, uint16_t v) {
   out[at] = static_cast<char>(v & 0xFF);
   out[at + 1] = static_cast<char>(v >> 8);
@@ -175,7 +155,7 @@ TinyLlama make_tiny_llama(const std::filesystem::path& vocab_path, TinyLlamaType
                           "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id"}) {
     const gguf::MetadataEntry* kvp = vocab->find(key);
     if (kvp == nullptr) throw std::runtime_error(vocab_path.string() + " has no " + key);
-    add(key, copy_value(kvp->value));
+    add(key, OwnedValue::copy_of(kvp->value));
   }
   add("tokenizer.chat_template",
       OwnedValue::string("{% for message in messages %}<|{{ message['role'] }}|>\n"

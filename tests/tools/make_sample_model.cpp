@@ -16,25 +16,6 @@ namespace {
 
 using gguf::OwnedValue;
 
-// Copies an array value of the vocabulary file into an owned one.
-OwnedValue copy_array(const gguf::Value& v) {
-  if (v.array.element_type == gguf::ValueType::STRING) {
-    std::vector<std::string> strings;
-    strings.reserve(v.array.count);
-    v.array.for_each([&](uint64_t, const gguf::Value& e) {
-      strings.emplace_back(e.str);
-      return true;
-    });
-    return OwnedValue::string_array(std::move(strings));
-  }
-  std::vector<uint64_t> bits;
-  v.array.for_each([&](uint64_t, const gguf::Value& e) {
-    bits.push_back(e.bits);
-    return true;
-  });
-  return OwnedValue::scalar_array(v.array.element_type, std::move(bits));
-}
-
 // Random block bytes whose fp16 scale fields hold small finite values, so decoded weights look
 // like weights. scale_offsets lists where each block keeps an fp16 scale.
 std::string quantized(std::mt19937& rng, uint64_t bytes, uint32_t block_bytes,
@@ -92,7 +73,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& key :
          {"tokenizer.ggml.tokens", "tokenizer.ggml.token_type", "tokenizer.ggml.merges"}) {
-      w.add(key, copy_array(vocab->find(key)->value));
+      w.add(key, OwnedValue::copy_of(vocab->find(key)->value));
     }
     for (const auto& key : {"tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id"}) {
       w.add(key, OwnedValue::u32(static_cast<uint32_t>(vocab->find(key)->value.bits)));

@@ -21,26 +21,7 @@
 
 namespace {
 
-class EnvGuard {
- public:
-  EnvGuard(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~EnvGuard() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using test_support::EnvGuard;
 
 TEST(RemoteUrl, HfLocationsExpandAsHuggingfaceHubBuildsThem) {
   EXPECT_EQ(gguf::resolve_location("hf://owner/repo/model.gguf", ""),
