@@ -8,8 +8,8 @@
 # or fail under CI=true).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-dest="$1/interop-npm"
-mkdir -p "$dest"
+mkdir -p "$1/interop-npm"
+dest="$(cd "$1/interop-npm" && pwd)"  # absolute: npm runs in it, its log is written from there
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "interop: node and npm are not installed" >&2
