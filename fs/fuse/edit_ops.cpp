@@ -113,11 +113,21 @@ struct stat handle_stat(Handle& h) {
   return st;
 }
 
+// Whether ino's attributes may change while the kernel holds them: only a writable node's (its
+// size while a handle writes it). Every other inode's bytes are one version's, never changed.
+bool may_change(const Session& session, fuse_ino_t ino, const Handle* h) {
+  if (h && h->writable) return true;
+  const auto tree = session.tree();
+  const auto i = tree->index_of(ino);
+  return i && tree->node(*i).writable;
+}
+
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   guarded(req, [&] {
     Handle* h = handle_of(fi);
-    const struct stat st = h ? handle_stat(*h) : current_stat(session_of(req), ino);
-    fuse_reply_attr(req, &st, 0);
+    const Session& session = session_of(req);
+    const struct stat st = h ? handle_stat(*h) : current_stat(session, ino);
+    fuse_reply_attr(req, &st, may_change(session, ino, h) ? 0 : kCacheTimeout);
   });
 }
 
