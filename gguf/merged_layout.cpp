@@ -96,7 +96,25 @@ MergedLayout merge_layout(const std::vector<ModelPtr>& shards) {
   return merge_layout(shards, merged_metadata(*shards.front()));
 }
 
-MergedLayout merge_layout(const std::vector<ModelPtr>& shards, const MergedMetadata& metadata) {
+namespace {
+
+// The bytes in front of the pairs: magic, version, tensor count, pair count.
+constexpr size_t kHeaderPrefix = 4 + 4 + 8 + 8;
+
+size_t tensor_info_bytes(const std::vector<ModelPtr>& shards) {
+  size_t infos = 0;
+  for (const ModelPtr& m : shards)
+    for (const TensorInfo& t : m->tensors) infos += 8 + t.name.size() + 4 + 8 * t.n_dims + 4 + 8;
+  return infos;
+}
+
+}  // namespace
+
+size_t merged_header_capacity(const std::vector<ModelPtr>& shards, size_t pairs_bytes) {
+  return kHeaderPrefix + pairs_bytes + tensor_info_bytes(shards) + kMaxHeaderPadding;
+}
+
+MergedLayout merge_layout(const std::vector<ModelPtr>& shards, MergedMetadata metadata) {
   if (shards.empty()) throw std::invalid_argument("merge_layout: no shards");
   check_byte_orders(shards);
   const Model& first = *shards.front();
@@ -116,21 +134,17 @@ MergedLayout merge_layout(const std::vector<ModelPtr>& shards, const MergedMetad
   }
   layout.n_tensors = layout.tensor_offsets.size();
 
-  // One allocation for the whole header (an edited Llama-3 vocabulary is 8 MB, copied per edit).
-  size_t infos = 0;
-  for (const ModelPtr& m : shards)
-    for (const TensorInfo& t : m->tensors) infos += 8 + t.name.size() + 4 + 8 * t.n_dims + 4 + 8;
-  layout.header.reserve(24 + metadata.encoded.size() + infos + kMaxHeaderPadding);
-  layout.header.append("GGUF", 4);
-  put<uint32_t>(layout.header, 3, be);
-  put<uint64_t>(layout.header, layout.n_tensors, be);
-  const size_t n_kv_at = layout.header.size();
-  put<uint64_t>(layout.header, 0, be);  // the metadata count, filled in below
-  layout.header.append(metadata.encoded);
+  // One allocation for the whole header, the pairs' own when it is large enough (an edited
+  // Llama-3 vocabulary is 8 MB per edit; fresh pages cost more than the copy).
   layout.n_kv = metadata.count;
-  std::string count;
-  put<uint64_t>(count, layout.n_kv, be);
-  layout.header.replace(n_kv_at, count.size(), count);
+  std::string prefix;
+  prefix.append("GGUF", 4);
+  put<uint32_t>(prefix, 3, be);
+  put<uint64_t>(prefix, layout.n_tensors, be);
+  put<uint64_t>(prefix, layout.n_kv, be);
+  layout.header = std::move(metadata.encoded);
+  layout.header.reserve(merged_header_capacity(shards, layout.header.size()));
+  layout.header.insert(0, prefix);
   size_t k = 0;
   for (const ModelPtr& m : shards) {
     for (const TensorInfo& t : m->tensors)
@@ -181,6 +195,13 @@ class MergedSource final : public ByteSource {
   const std::string& name() const override { return name_; }
   struct timespec mtime() const override {
     return shards_.front()->source->mtime();
+  }
+
+  // The header is in memory for the source's whole life: the parser reads it in place.
+  std::shared_ptr<const void> lend_prefix(const uint8_t** data, size_t* size) const override {
+    *data = reinterpret_cast<const uint8_t*>(layout_->header.data());
+    *size = layout_->header.size();
+    return layout_;
   }
 
   size_t read_at(uint64_t offset, void* dst, size_t len) const override {

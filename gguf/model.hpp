@@ -64,9 +64,11 @@ class Model {
   const std::string& name() const { return source->name(); }
 
   // Owned copy of the bytes [0, header_size) read while parsing; views point here.
-  // (Set by the parser; an anonymous mapping that only ever holds what was read.)
+  // (Set by the parser; an anonymous mapping that only ever holds what was read, or the
+  // source's own bytes in memory, kept alive by header_lender.)
   const uint8_t* header_bytes = nullptr;
-  size_t header_capacity = 0;
+  size_t header_capacity = 0;  // of the mapping; 0 when the bytes are lent (header_lender)
+  std::shared_ptr<const void> header_lender;
 };
 
 using ModelPtr = std::shared_ptr<const Model>;

@@ -20,7 +20,8 @@
 namespace gguf {
 
 Model::~Model() {
-  if (header_bytes) ::munmap(const_cast<uint8_t*>(header_bytes), header_capacity);
+  if (header_bytes && header_capacity != 0)
+    ::munmap(const_cast<uint8_t*>(header_bytes), header_capacity);
 }
 
 const MetadataEntry* Model::find(std::string_view key) const {
@@ -146,7 +147,7 @@ class Parser {
     choose_alignment();
     read_tensor_infos();
     lay_out_data();
-    buf_.release(&model_->header_bytes, &model_->header_capacity);
+    buf_.release(&model_->header_bytes, &model_->header_capacity, &model_->header_lender);
     return model;
   }
 

@@ -87,14 +87,24 @@ EditedModel build_edited_model(const std::vector<ModelPtr>& shards,
   MergedMetadata metadata;
   size_t bytes = 0;
   for (const EditedEntry& e : entries) bytes += 8 + e.key.size() + 4 + e.value.size();
-  metadata.encoded.reserve(bytes);
+  metadata.encoded.reserve(merged_header_capacity(shards, bytes));
   for (const EditedEntry& e : entries) append_encoded_pair(metadata.encoded, e, be);
   metadata.count = entries.size();
   metadata.alignment = alignment_of(entries, be);
   EditedModel out;
-  out.layout = std::make_shared<const MergedLayout>(merge_layout(shards, metadata));
-  out.model = parse(merged_source(shards, out.layout, name));
+  out.layout = std::make_shared<const MergedLayout>(merge_layout(shards, std::move(metadata)));
+  out.parsed = std::make_shared<const LazyParse>(shards, out.layout, name);
   return out;
+}
+
+LazyParse::LazyParse(std::vector<ModelPtr> shards, std::shared_ptr<const MergedLayout> layout,
+                     std::string name)
+    : shards_(std::move(shards)), layout_(std::move(layout)), name_(std::move(name)) {}
+
+ModelPtr LazyParse::get() const {
+  // A parse that throws leaves once_ unset: the next reader tries (and fails) again.
+  std::call_once(once_, [this] { model_ = parse(merged_source(shards_, layout_, name_)); });
+  return model_;
 }
 
 ModelPtr parse_single_pair(const EditedEntry& entry, bool big_endian) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +35,33 @@ std::vector<EditedEntry> base_entries(const Model& first, bool keep_split_keys =
 // else 32 (as gguf.cpp reads it).
 uint64_t alignment_of(const std::vector<EditedEntry>& entries, bool big_endian);
 
+// model.gguf's header parsed on first use, once (thread-safe).
+class LazyParse {
+ public:
+  LazyParse(std::vector<ModelPtr> shards, std::shared_ptr<const MergedLayout> layout,
+            std::string name);
+  // Throws FormatError when the header does not parse.
+  ModelPtr get() const;
+
+ private:
+  std::vector<ModelPtr> shards_;
+  std::shared_ptr<const MergedLayout> layout_;
+  std::string name_;
+  mutable std::once_flag once_;
+  mutable ModelPtr model_;
+};
+
 struct EditedModel {
   std::shared_ptr<const MergedLayout> layout;  // model.gguf
-  ModelPtr model;                              // model.gguf parsed (header only)
+  // model.gguf parsed (header only), for the renderers (metadata.json, summary.txt). Parsed
+  // when first read, not per edit: parsing an 8 MB vocabulary again took half of an edit.
+  std::shared_ptr<const LazyParse> parsed;
 };
 
 // model.gguf for the shards' tensors with these pairs, laid out again (tensor offsets follow the
-// alignment). Throws FormatError when the result does not parse.
+// alignment). Every pair was parsed on its own when it was written (parse_single_pair), the
+// tensor infos are the shards', and the layout checks the sizes, so the header parses; the
+// parse itself waits for the first reader (LazyParse).
 EditedModel build_edited_model(const std::vector<ModelPtr>& shards,
                                const std::vector<EditedEntry>& entries, const std::string& name);
 

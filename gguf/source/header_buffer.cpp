@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstring>
 
 #include "gguf/errors.hpp"
 
@@ -17,28 +18,46 @@ constexpr uint64_t kMaxReservation = uint64_t{16} << 30;
 }  // namespace
 
 HeaderBuffer::HeaderBuffer(const ByteSource& source) : source_(source), file_size_(source.size()) {
+  const uint8_t* lent = nullptr;
+  size_t lent_size = 0;
+  lender_ = source.lend_prefix(&lent, &lent_size);
+  if (lender_ && lent_size != 0) {
+    base_ = lent;
+    loaded_ = std::min<uint64_t>(lent_size, file_size_);
+    return;
+  }
+  lender_.reset();
+  reserve_mapping();
+}
+
+void HeaderBuffer::reserve_mapping() {
   uint64_t want = std::max<uint64_t>(std::min(file_size_, kMaxReservation), 1);
   // Shrink the reservation if the system refuses so much address space.
   while (true) {
     void* p = ::mmap(nullptr, want, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) {
-      base_ = static_cast<uint8_t*>(p);
+      mapping_ = static_cast<uint8_t*>(p);
       capacity_ = want;
-      return;
+      break;
     }
     if (want <= kReadStep) throw std::bad_alloc();
     want /= 2;
   }
+  // Bytes read in place so far move along (views into them stay valid: lender_ is kept).
+  if (loaded_ != 0) std::memcpy(mapping_, base_, std::min<uint64_t>(loaded_, capacity_));
+  loaded_ = std::min<uint64_t>(loaded_, capacity_);
+  base_ = mapping_;
 }
 
 HeaderBuffer::~HeaderBuffer() {
-  if (base_) ::munmap(base_, capacity_);
+  if (mapping_) ::munmap(mapping_, capacity_);
 }
 
 bool HeaderBuffer::ensure(uint64_t end) {
   if (end <= loaded_) return true;
   if (end > file_size_) return false;
+  if (!mapping_) reserve_mapping();  // past the lent bytes: read on into a mapping
   if (end > capacity_) {
     throw FormatError(FormatError::Kind::malformed, source_.name(), loaded_,
                       fmt::format("metadata larger than {} bytes is not supported", capacity_));
@@ -47,7 +66,7 @@ bool HeaderBuffer::ensure(uint64_t end) {
   // tensor data read by accident), but never less than end.
   uint64_t target =
       std::min<uint64_t>({std::max(end, source_.cheap_end(loaded_)), file_size_, capacity_});
-  size_t got = source_.read_at(loaded_, base_ + loaded_, target - loaded_);
+  size_t got = source_.read_at(loaded_, mapping_ + loaded_, target - loaded_);
   loaded_ += got;
   if (loaded_ < end) {
     // The file shrank since it was opened.
@@ -57,10 +76,13 @@ bool HeaderBuffer::ensure(uint64_t end) {
   return true;
 }
 
-void HeaderBuffer::release(const uint8_t** ptr, size_t* capacity) {
+void HeaderBuffer::release(const uint8_t** ptr, size_t* capacity,
+                           std::shared_ptr<const void>* lender) {
   *ptr = base_;
-  *capacity = capacity_;
+  *capacity = mapping_ ? capacity_ : 0;
+  *lender = std::move(lender_);
   base_ = nullptr;
+  mapping_ = nullptr;
   capacity_ = 0;
 }
 

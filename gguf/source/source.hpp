@@ -28,6 +28,13 @@ class ByteSource {
                                            const uint8_t** /*data*/, size_t* /*got*/) const {
     return nullptr;
   }
+  // The first bytes of the source when it holds them in memory, unchanged, for as long as the
+  // returned owner lives (a merged or edited header): sets *data and *size, and the parser reads
+  // them in place instead of copying. Null when the source has no such prefix.
+  virtual std::shared_ptr<const void> lend_prefix(const uint8_t** /*data*/,
+                                                  size_t* /*size*/) const {
+    return nullptr;
+  }
   // The file descriptor for zero-copy replies, or -1 for memory sources.
   virtual int fd() const { return -1; }
   // The name used in messages (the path as the user gave it).
