@@ -272,7 +272,7 @@ std::shared_ptr<const Tree> Editor::build_tree(const std::vector<Pair>& pairs,
                                                std::vector<std::string>& paths) {
   auto owner =
       std::make_shared<VersionOwner>(VersionOwner{base_, edited ? *edited : gguf::EditedModel{}});
-  const gguf::ModelPtr model = edited ? edited->model : nullptr;
+  const std::shared_ptr<const gguf::LazyParse> parsed = edited ? edited->parsed : nullptr;
   TreeBuilder b(base_tree_->attributes());
   const Tree& base = *base_tree_;
   // Copies base node i (and what is below it) under parent of the new tree.
@@ -292,15 +292,14 @@ std::shared_ptr<const Tree> Editor::build_tree(const std::vector<Pair>& pairs,
     if (!edited && !n.is_dir()) {
       copy(c, Tree::kRoot);
     } else if (n.name == "summary.txt") {
-      const gguf::ModelSet edited_set = gguf::single_model(model);
-      b.add_file(Tree::kRoot, n.original, std::make_shared<LazyText>([edited_set] {
-                   return gguf::render_set_summary(edited_set);
+      b.add_file(Tree::kRoot, n.original, std::make_shared<LazyText>([parsed] {
+                   return gguf::render_set_summary(gguf::single_model(parsed->get()));
                  }));
     } else if (n.name == "model.gguf") {
       b.add_file(Tree::kRoot, n.original, merged_file_content(base_.shards, edited->layout));
     } else if (n.name == "metadata.json") {
-      b.add_file(Tree::kRoot, n.original, std::make_shared<LazyText>([model] {
-                   return gguf::render_metadata_json(*model);
+      b.add_file(Tree::kRoot, n.original, std::make_shared<LazyText>([parsed] {
+                   return gguf::render_metadata_json(*parsed->get());
                  }));
     } else if (n.name == "metadata" && n.is_dir()) {
       const Tree::Index dir = b.add_directory(Tree::kRoot, n.original);

@@ -130,7 +130,7 @@ class Editor {
     Retired retired;
     uint64_t version;
   };
-  static constexpr uint64_t kRetiredVersions = 16;
+  static constexpr uint64_t kRetiredVersions = 2;
   std::unordered_map<uint64_t, RetiredAt> retired_;
   uint64_t version_ = 0;
 
