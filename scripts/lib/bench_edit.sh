@@ -26,7 +26,9 @@ for round in 1 2 3; do
     t0=$(now_ns)
     printf '{%% for m in messages %%}%s{{ m.content }}{%% endfor %%}' "$marker" \
       >"$mnt/metadata/tokenizer.chat_template"
-    until head -c $((header + 4096)) "$mnt/model.gguf" | grep -qa "$marker"; do :; done
+    # grep -c reads all of its input: with -q it would stop at the match, head would die of
+    # SIGPIPE, and under pipefail the loop would read the header again for nothing.
+    until head -c $((header + 4096)) "$mnt/model.gguf" | grep -ac "$marker" >/dev/null; do :; done
     times+=("$(ms_since "$t0")")
   done
   moved=$(( $(io "$pid") - io0 ))
