@@ -19,7 +19,7 @@ hf_cat_rate() {
 echo "## hf: F16 llama (2 layers of TinyLlama-1.1B's shape, 440 MB): hf/model.safetensors vs model.gguf"
 echo "## (Q/K rows un-permuted per read; everything else spliced), first reads on fresh mounts"
 ratios=()
-for order in gguf-first st-first gguf-first st-first; do
+for order in gguf-first st-first gguf-first st-first gguf-first st-first gguf-first st-first; do
   build/gguffs "$f16_model" "$mnt"
   if [ "$order" = gguf-first ]; then
     g=$(hf_cat_rate "$mnt/model.gguf")
@@ -36,7 +36,7 @@ echo "F16 safetensors: median $(median "${ratios[@]}")x of model.gguf (min $(min
 
 echo "## hf: Q4_K llama (125 MB, 880 MB as float32): hf/model.safetensors (F32) vs tensors/*/data.f32"
 ratios=()
-for order in f32-first st-first f32-first st-first; do
+for order in f32-first st-first f32-first st-first f32-first st-first f32-first st-first; do
   build/gguffs "$q4k_model" "$mnt"
   f32s=("$mnt"/tensors/*/data.f32)
   if [ "$order" = f32-first ]; then
