@@ -1,7 +1,7 @@
 // hf/<name>/data of llama's attn_q / attn_k: another content's rows in Hugging Face order, the
 // inverse of llama.cpp's Q/K permute (gguf/hf/unpermute.hpp). Each output row is one contiguous
-// run of the inner content, so a read is a few row reads (still spliced when the inner content
-// is a byte range of the model file); the rows of one read are gathered into one memory piece.
+// run of the inner content, so a read is a few row reads, gathered into one memory piece (one
+// pread per row when the inner content is a byte range of the model file).
 #pragma once
 
 #include <memory>
