@@ -4,9 +4,10 @@
 
 namespace gguf {
 
-BlockCache::BlockCache(uint64_t capacity, size_t block_size)
+BlockCache::BlockCache(uint64_t capacity, size_t block_size, size_t ring_blocks)
     : block_size_(block_size),
-      capacity_blocks_(static_cast<size_t>(std::max<uint64_t>(capacity / block_size, 4))) {}
+      capacity_blocks_(static_cast<size_t>(std::max<uint64_t>(capacity / block_size, 4))),
+      ring_blocks_(ring_blocks) {}
 
 std::vector<uint64_t> BlockCache::claim(const std::vector<uint64_t>& indices) {
   std::vector<uint64_t> mine;
@@ -19,6 +20,7 @@ std::vector<uint64_t> BlockCache::claim(const std::vector<uint64_t>& indices) {
       mine.push_back(i);
     } else {
       it->second->last_use = ++clock_;
+      it->second->passed = false;
     }
   }
   return mine;
@@ -62,7 +64,24 @@ BlockCache::Data BlockCache::wait(uint64_t index) {
   changed_.wait(lock, [&] { return entry->data || entry->error; });
   if (entry->error) std::rethrow_exception(entry->error);
   entry->last_use = ++clock_;
+  entry->passed = false;
   return entry->data;
+}
+
+void BlockCache::passed(uint64_t index) {
+  std::lock_guard lock(mutex_);
+  const auto it = entries_.find(index);
+  if (it == entries_.end() || !it->second->data || it->second->passed) return;
+  it->second->passed = true;
+  ring_.push_back(index);
+  while (ring_.size() > ring_blocks_) {
+    const auto oldest = entries_.find(ring_.front());
+    ring_.pop_front();
+    if (oldest != entries_.end() && oldest->second->data && oldest->second->passed) {
+      entries_.erase(oldest);  // readers holding its data keep it alive until they are done
+      --ready_;
+    }
+  }
 }
 
 void BlockCache::evict_locked() {

@@ -42,12 +42,11 @@ DiskCache::DiskCache(const std::string& dir, const std::string& url, const std::
   std::filesystem::create_directories(folder_, ec);  // failing here only means no caching
 }
 
-std::shared_ptr<const std::vector<uint8_t>> DiskCache::load(uint64_t index,
-                                                            size_t expected_size) const {
+std::shared_ptr<const BlockBytes> DiskCache::load(uint64_t index, size_t expected_size) const {
   const std::string path = fmt::format("{}/{}", folder_, index);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return nullptr;
-  auto data = std::make_shared<std::vector<uint8_t>>(expected_size);
+  auto data = std::make_shared<BlockBytes>(expected_size);
   struct stat st {};
   size_t done = 0;
   if (::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == expected_size) {
@@ -63,7 +62,7 @@ std::shared_ptr<const std::vector<uint8_t>> DiskCache::load(uint64_t index,
   return done == expected_size ? data : nullptr;
 }
 
-void DiskCache::store(uint64_t index, const std::vector<uint8_t>& data) const {
+void DiskCache::store(uint64_t index, const BlockBytes& data) const {
   const std::string path = fmt::format("{}/{}", folder_, index);
   const std::string temp = fmt::format("{}.{}.{}.tmp", path, ::getpid(),
                                        std::hash<std::thread::id>{}(std::this_thread::get_id()));

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gguf/source/block_memory.hpp"
+
 namespace gguf {
 
 class DiskCache {
@@ -19,8 +21,8 @@ class DiskCache {
             uint64_t size);
 
   // The block's bytes when stored with exactly expected_size bytes; nullptr otherwise.
-  std::shared_ptr<const std::vector<uint8_t>> load(uint64_t index, size_t expected_size) const;
-  void store(uint64_t index, const std::vector<uint8_t>& data) const;
+  std::shared_ptr<const BlockBytes> load(uint64_t index, size_t expected_size) const;
+  void store(uint64_t index, const BlockBytes& data) const;
 
   const std::string& folder() const { return folder_; }
 

@@ -21,13 +21,17 @@ namespace gguf {
 
 namespace {
 
-constexpr size_t kBlock = 1 << 20;     // cache granularity, and the size of the first request
-constexpr uint64_t kMaxJobBlocks = 8;  // one request fetches at most 8 MiB
-constexpr uint64_t kMaxParallel = 8;   // requests in flight for one read
-constexpr uint64_t kMaxWindow = 64;    // read-ahead, in blocks
-constexpr uint64_t kHeaderWindow = 8;  // read-ahead of a stream that starts at byte 0
-constexpr uint64_t kFirstWindow = 4;   // read-ahead once a stream is seen to be sequential
+constexpr size_t kBlock = kPooledBytes;  // cache granularity, and the size of the first request
+constexpr uint64_t kMaxJobBlocks = 8;    // one request fetches at most 8 MiB
+constexpr uint64_t kMaxParallel = 8;     // requests in flight for one read
+constexpr uint64_t kMaxWindow = 64;      // read-ahead, in blocks
+constexpr uint64_t kHeaderWindow = 8;    // read-ahead of a stream that starts at byte 0
+constexpr uint64_t kFirstWindow = 4;     // read-ahead once a stream is seen to be sequential
 constexpr size_t kStreams = 8;
+// A stream's blocks this far behind its reads count as read past (BlockCache::passed): the
+// kernel has up to 12 read-ahead requests of 512 KiB in flight, which workers may answer out of
+// order, so a block just behind the newest read may still be wanted.
+constexpr uint64_t kPassedLag = 8;
 
 // Sequential streams of reads (several readers may be at work), each with its read-ahead.
 class Streams {
@@ -41,7 +45,8 @@ class Streams {
   // tensor data is not fetched until read; other streams read ahead before they get there.
   struct Ahead {
     uint64_t from = 0, to = 0;
-    bool background = false;  // a data stream: fetched while the reader goes on
+    bool background = false;                  // a data stream: fetched while the reader goes on
+    uint64_t passed_from = 0, passed_to = 0;  // blocks the stream has read past since last time
   };
   Ahead advance(uint64_t offset, uint64_t end_offset, uint64_t end_block, bool missing) {
     std::lock_guard lock(mutex_);
@@ -50,6 +55,8 @@ class Streams {
     for (Stream& c : streams_) {
       if (c.used && offset + 2 * kBlock >= c.next && offset <= c.next + 2 * kBlock) s = &c;
     }
+    const uint64_t block = offset / kBlock;
+    Ahead out;
     if (!s) {
       s = &*std::min_element(streams_.begin(), streams_.end(),
                              [](const Stream& a, const Stream& b) { return a.used < b.used; });
@@ -57,19 +64,27 @@ class Streams {
       s->ahead_end = end_block;
       s->from_start = offset == 0;
       s->window = offset == 0 ? std::min(kHeaderWindow, max_window_) : 0;
-    } else if (s->window == 0) {
-      s->window = std::min(kFirstWindow, max_window_);
+      s->passed_end = block;
+    } else {
+      if (s->window == 0) s->window = std::min(kFirstWindow, max_window_);
+      const uint64_t passed = block > kPassedLag ? block - kPassedLag : 0;
+      if (passed > s->passed_end) {
+        out.passed_from = s->passed_end;
+        out.passed_to = passed;
+        s->passed_end = passed;
+      }
     }
     s->used = clock_;
     s->next = std::max(s->next, end_offset);
-    if (s->window == 0) return {};
-    if (s->from_start ? !missing : s->ahead_end >= end_block + s->window / 2 + 1) return {};
+    if (s->window == 0) return out;
+    if (s->from_start ? !missing : s->ahead_end >= end_block + s->window / 2 + 1) return out;
     // Fetch the next window now, and double it for next time.
-    const uint64_t from = std::max(s->ahead_end, end_block);
-    const uint64_t to = end_block + s->window;
-    s->ahead_end = to;
+    out.from = std::max(s->ahead_end, end_block);
+    out.to = end_block + s->window;
+    out.background = !s->from_start;
+    s->ahead_end = out.to;
     s->window = std::min(s->window * 2, max_window_);
-    return {from, to, !s->from_start};
+    return out;
   }
 
  private:
@@ -77,7 +92,8 @@ class Streams {
     uint64_t next = 0;       // the byte after the stream's last read
     uint64_t ahead_end = 0;  // blocks before this one are fetched or being fetched
     uint64_t window = 0;
-    uint64_t used = 0;  // 0: free
+    uint64_t used = 0;        // 0: free
+    uint64_t passed_end = 0;  // blocks before this one are marked as read past
     bool from_start = false;
   };
   const uint64_t max_window_;
@@ -100,7 +116,7 @@ class RemoteSource final : public ByteSource {
         cache_(options.cache_size, kBlock),
         streams_(
             std::min<uint64_t>(kMaxWindow, std::max<uint64_t>(cache_.capacity_blocks() / 4, 1))) {
-    auto first = std::make_shared<std::vector<uint8_t>>(kBlock);
+    auto first = std::make_shared<BlockBytes>(kBlock);
     const RangeReply r = client_->get_range(url_, 0, kBlock, first->data(), "", true);
     size_ = r.total;
     etag_ = r.etag;
@@ -167,6 +183,7 @@ class RemoteSource final : public ByteSource {
     for (uint64_t i = first; i < end; ++i) wanted.push_back(i);
     std::vector<uint64_t> mine = cache_.claim(wanted);
     const Streams::Ahead ahead = streams_.advance(offset, offset + n, end, !mine.empty());
+    for (uint64_t i = ahead.passed_from; i < ahead.passed_to; ++i) cache_.passed(i);
     wanted.clear();
     for (uint64_t i = ahead.from; i < std::min(ahead.to, block_count()); ++i) wanted.push_back(i);
     std::vector<uint64_t> later = cache_.claim(wanted);
@@ -249,10 +266,10 @@ class RemoteSource final : public ByteSource {
     try {
       if (changed_.load()) throw RemoteChanged(url_, first * kBlock, changed_message());
       const uint64_t start = first * kBlock;
-      std::vector<std::shared_ptr<std::vector<uint8_t>>> blocks;
+      std::vector<std::shared_ptr<BlockBytes>> blocks;
       std::vector<std::span<uint8_t>> pieces;
       for (uint64_t i = first; i < end; ++i) {
-        blocks.push_back(std::make_shared<std::vector<uint8_t>>(block_bytes(i)));
+        blocks.push_back(std::make_shared<BlockBytes>(block_bytes(i)));
         pieces.emplace_back(*blocks.back());
       }
       try {

@@ -122,7 +122,7 @@ TEST(BlockCache, OneFetchPerBlockAndWaitersGetItsResult) {
   EXPECT_EQ(cache.claim({0, 1}), (std::vector<uint64_t>{0, 1}));
   EXPECT_TRUE(cache.claim({0, 1, 2}) == std::vector<uint64_t>{2});  // 0 and 1 are in flight
   std::thread filler([&] {
-    cache.fill(0, std::make_shared<std::vector<uint8_t>>(3, 7));
+    cache.fill(0, std::make_shared<gguf::BlockBytes>(3, 7));
     try {
       throw std::runtime_error("network down");
     } catch (...) {
@@ -131,7 +131,7 @@ TEST(BlockCache, OneFetchPerBlockAndWaitersGetItsResult) {
   });
   const auto data = cache.wait(0);
   ASSERT_TRUE(data);
-  EXPECT_EQ(*data, (std::vector<uint8_t>{7, 7, 7}));
+  EXPECT_EQ(*data, (gguf::BlockBytes{7, 7, 7}));
   EXPECT_THROW(cache.wait(1), std::runtime_error);
   filler.join();
   EXPECT_TRUE(cache.ready(0));
@@ -145,11 +145,11 @@ TEST(BlockCache, DropsTheLeastRecentlyUsedBlock) {
   ASSERT_EQ(cache.capacity_blocks(), 4u);
   for (uint64_t i = 0; i < 4; ++i) {
     cache.claim({i});
-    cache.fill(i, std::make_shared<std::vector<uint8_t>>(1, static_cast<uint8_t>(i)));
+    cache.fill(i, std::make_shared<gguf::BlockBytes>(1, static_cast<uint8_t>(i)));
   }
   cache.wait(0);  // 0 is now more recent than 1
   cache.claim({4});
-  cache.fill(4, std::make_shared<std::vector<uint8_t>>(1, 4));
+  cache.fill(4, std::make_shared<gguf::BlockBytes>(1, 4));
   EXPECT_TRUE(cache.ready(0));
   EXPECT_FALSE(cache.ready(1));
   EXPECT_TRUE(cache.ready(4));
