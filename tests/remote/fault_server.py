@@ -176,6 +176,9 @@ def main():
     p.add_argument("--latency", type=float, default=0)
     p.add_argument("--token")
     args = p.parse_args()
+    # socketserver listens with a backlog of 5: more parallel connects than that lose their SYN
+    # and wait a second for the retransmission. Real servers take hundreds.
+    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
