@@ -4,9 +4,10 @@
 #      50 ms per request: `gguffs summary URL` vs curl of the whole file in one request vs
 #      @huggingface/gguf's gguf(URL); requests and sequential round trips of each.
 #   2. A 256 MiB tensor read sequentially (dd bs=1M) through the mount, from nginx on loopback vs
-#      `curl -r` of the same range, and through the 50 ms server vs curl of it in one request.
+#      `curl -r` of the same range, and through the 50 ms server vs curl of it in one request,
+#      with the CPU seconds each side spent (on a 2-core machine they bound the rates).
 #   3. A second read of that tensor on a new mount with -o cache_dir: requests in nginx's log.
-ensure_packages nginx-light curl python3 openssl
+ensure_packages nginx-light curl python3 openssl time
 rdata=build/bench-remote
 [ -f "$rdata/tensor-256m.gguf" ] || build/tools/make_remote_bench "$rdata"
 work=$(mktemp -d /tmp/gguffs-bench-remote-XXXXXX)
@@ -100,28 +101,46 @@ if [ -n "$hf_script" ]; then
   echo "@huggingface/gguf / curl: $(ratio "$last_ms" "$curl_ms")x"
 fi
 
-# GB/s of a sequential dd of a mounted file.
-mount_rate() { rate "$1" 0 "$2"; }
-curl_rate() { # url first last
-  local t0 bytes=$(($3 - $2 + 1))
-  t0=$(now_ns)
-  curl -s -r "$2-$3" -o /dev/null "$1"
-  gbps_since "$bytes" "$t0"
+# CPU seconds (user + system) a process has used so far, and nginx's workers together.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+nginx_cpu_s() {
+  local total=0 p
+  for p in $(pgrep -f "nginx: worker process"); do total=$(calc "$total + $(cpu_s "$p")"); done
+  echo "$total"
 }
-echo "## 256 MiB tensor, sequential read (dd bs=1M) through a fresh mount vs curl of the range, 3 rounds"
+calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
+# Runs a command under /usr/bin/time; prints its user + system CPU seconds.
+cpu_of() {
+  /usr/bin/time -o "$work/time" -f "%U %S" "$@" >/dev/null 2>&1
+  awk '{ printf "%.2f", $1 + $2 }' "$work/time"
+}
+echo "## 256 MiB tensor, sequential read (dd bs=1M) through a fresh mount vs curl of the range, 5 rounds"
+echo "## CPU seconds: curl + nginx's workers; the reader (dd) + the daemon + nginx's workers"
 for server in "$fast" "$slow"; do
   [ "$server" = "$fast" ] && name="nginx" || name="50 ms server"
   ratios=()
-  for round in 1 2 3; do
+  for round in 1 2 3 4 5; do
     build/gguffs "$server/tensor-256m.gguf" "$mnt"
+    daemon=$(pgrep -f "build/gguffs $server/tensor-256m.gguf" | head -1)
     info="$mnt/tensors/big.weight/info"
     off=$(field "$info" file_offset)
     size=$(field "$info" bytes)
-    c=$(curl_rate "$server/tensor-256m.gguf" "$off" $((off + size - 1)))
-    m=$(mount_rate "$mnt/tensors/big.weight/data" "$size")
+    n0=$(nginx_cpu_s)
+    t0=$(now_ns)
+    curl_cpu=$(cpu_of curl -s -r "$off-$((off + size - 1))" -o /dev/null "$server/tensor-256m.gguf")
+    c=$(gbps_since "$size" "$t0")
+    n1=$(nginx_cpu_s)
+    d0=$(cpu_s "$daemon")
+    t0=$(now_ns)
+    dd_cpu=$(cpu_of dd if="$mnt/tensors/big.weight/data" of=/dev/null bs=1M)
+    m=$(gbps_since "$size" "$t0")
+    d1=$(cpu_s "$daemon")
+    n2=$(nginx_cpu_s)
     fusermount3 -u "$mnt"
     ratios+=("$(ratio "$m" "$c")")
-    echo "$name round $round: curl -r $c GB/s, mount $m GB/s (${ratios[-1]}x)"
+    curl_total=$(calc "$curl_cpu + $n1 - $n0")
+    mount_total=$(calc "$dd_cpu + $d1 - $d0 + $n2 - $n1")
+    echo "$name round $round: curl -r $c GB/s ($curl_total CPU s), mount $m GB/s ($dd_cpu + $(calc "$d1 - $d0") + $(calc "$n2 - $n1") = $mount_total CPU s) (${ratios[-1]}x)"
   done
   echo "$name: mount / curl median $(median "${ratios[@]}")x (min $(minimum "${ratios[@]}")x)"
 done
