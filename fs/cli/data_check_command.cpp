@@ -41,8 +41,7 @@ class ProgressLine {
 
 }  // namespace
 
-int run_data_check(const std::string& model, bool single) {
-  const gguf::ModelSet set = gguf::open_model_set(model, single);
+int run_data_check(const gguf::ModelSet& set) {
   const std::string warnings = gguf::render_set_warnings(set);
   std::fwrite(warnings.data(), 1, warnings.size(), stdout);
   std::fflush(stdout);

@@ -3,12 +3,12 @@
 // stderr when stderr is a terminal.
 #pragma once
 
-#include <string>
+#include "gguf/split.hpp"
 
 namespace gguffs {
 
 // Prints the report on stdout; returns kExitOk, or kExitInvalidData when llama.cpp would refuse
-// the model. Throws what open_model_set and the reads throw.
-int run_data_check(const std::string& model, bool single);
+// the model. Throws what the reads throw.
+int run_data_check(const gguf::ModelSet& set);
 
 }  // namespace gguffs

@@ -22,6 +22,7 @@
 #include "fs/cli/cli.hpp"
 #include "fs/cli/data_check_command.hpp"
 #include "fs/cli/exit_codes.hpp"
+#include "fs/cli/model_opener.hpp"
 #include "fs/cli/offline_commands.hpp"
 #include "fs/cli/verbose_report.hpp"
 #include "fs/fuse/mount.hpp"
@@ -31,7 +32,6 @@
 #include "gguf/diff/model_diff.hpp"
 #include "gguf/parser.hpp"
 #include "gguf/render/render.hpp"
-#include "gguf/source/remote_source.hpp"
 #include "gguf/source/remote_url.hpp"
 #include "gguf/split.hpp"
 
@@ -49,51 +49,10 @@ int fail(ExitCode code, const std::string& message) {
   return code;
 }
 
-// Seconds from an environment variable, for tests that cannot wait 30 s for a stall to count.
-long seconds_from_env(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  return *end == '\0' && n > 0 ? n : fallback;
-}
-
-// How the model's location is opened: a local file, or (for URLs) range requests through one
-// HTTP client shared by every shard.
-struct Opener {
-  std::string location;  // the path, or the http(s) URL (hf:// expanded)
-  gguf::SourceOpener open;
-  std::shared_ptr<gguf::HttpClient> client;  // null for a local file
-};
-
-Opener opener_for(const CommandLine& cl) {
-  if (!gguf::is_remote_location(cl.model)) return {cl.model, {}, nullptr};
-  const std::string endpoint = gguf::hf_endpoint();
-  gguf::HttpOptions http;
-  http.cacert = cl.cacert;
-  http.token = gguf::find_hf_token();
-  http.token_origin = gguf::url_origin(endpoint);
-  http.low_speed_time_s = seconds_from_env("GGUFFS_LOW_SPEED_TIME", http.low_speed_time_s);
-  auto client = std::make_shared<gguf::HttpClient>(std::move(http));
-  const gguf::RemoteOptions remote{cl.cache_size, cl.cache_dir};
-  return {
-      gguf::resolve_location(cl.model, endpoint),
-      [client, remote](const std::string& url) { return gguf::open_remote(url, client, remote); },
-      client};
-}
-
-gguf::ModelSet open_models(const CommandLine& cl) {
-  const Opener opener = opener_for(cl);
-  const gguf::ModelSet models = gguf::open_model_set(opener.location, cl.single, opener.open);
-  if (cl.verbose && opener.client)
-    fmt::print(stderr, "gguffs: {} HTTP requests to read the header\n", opener.client->requests());
-  return models;
-}
-
 // Parses the model (all shards) and builds the tree; -v reports both on stderr.
 std::shared_ptr<const Tree> load_tree(const CommandLine& cl, gguf::ModelSet* loaded = nullptr) {
   const auto started = std::chrono::steady_clock::now();
-  const gguf::ModelSet models = open_models(cl);
+  const gguf::ModelSet models = open_models(cl, cl.model);
   if (loaded) *loaded = models;
   const auto parsed = std::chrono::steady_clock::now();
   auto tree = build_model_tree(models, Owner{getuid(), getgid()}, TreeOptions{cl.hf_dtype});
@@ -113,11 +72,11 @@ int run(const CommandLine& cl, const std::string& version) {
       print(fmt::format("gguffs {} (libfuse {})\n", version, fuse_pkgversion()));
       return kExitOk;
     case CommandLine::Action::summary:
-      print(gguf::render_set_summary(open_models(cl)));
+      print(gguf::render_set_summary(open_models(cl, cl.model)));
       return kExitOk;
     case CommandLine::Action::check:
-      if (cl.check_data) return run_data_check(cl.model, cl.single);
-      print(gguf::render_set_warnings(open_models(cl)));
+      if (cl.check_data) return run_data_check(open_models(cl, cl.model));
+      print(gguf::render_set_warnings(open_models(cl, cl.model)));
       return kExitOk;
     case CommandLine::Action::ls:
       list_path(*load_tree(cl), cl.path, cl.long_listing, stdout);
@@ -127,8 +86,7 @@ int run(const CommandLine& cl, const std::string& version) {
       return kExitOk;
     case CommandLine::Action::diff: {
       const gguf::ModelDiff diff =
-          gguf::diff_models(gguf::open_model_set(cl.model, cl.single),
-                            gguf::open_model_set(cl.other_model, cl.single));
+          gguf::diff_models(open_models(cl, cl.model), open_models(cl, cl.other_model));
       print(cl.json ? gguf::render_diff_json(diff) : gguf::render_diff_text(diff));
       return diff.same() ? kExitOk : kExitDifferent;
     }
@@ -155,7 +113,7 @@ int run(const CommandLine& cl, const std::string& version) {
     mount_cl.mount_point =
         auto_point
             .emplace(default_mount_point(gguf::is_remote_location(cl.model)
-                                             ? gguf::url_path(opener_for(cl).location)
+                                             ? gguf::url_path(model_opener(cl, cl.model).location)
                                              : cl.model))
             .path();
   check_mount_point(mount_cl.mount_point);

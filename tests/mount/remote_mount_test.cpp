@@ -233,4 +233,22 @@ TEST(RemoteMount, OfflineCommandsTakeUrls) {
   EXPECT_NE(missing.err.find("HTTP 404"), std::string::npos) << missing.err;
 }
 
+TEST(RemoteMount, CheckDataAndDiffTakeUrls) {
+  REQUIRE_NGINX();
+  Nginx nginx(Served::root());
+  const std::string local = (Served::root() / "alltypes.gguf").string();
+  // Every tensor's bytes, fetched by range requests, validated as from the file on disk.
+  const auto remote_check = run_gguffs({"check", "--data", nginx.url("alltypes.gguf")});
+  const auto local_check = run_gguffs({"check", "--data", local});
+  EXPECT_EQ(remote_check.exit_code, local_check.exit_code) << remote_check.err;
+  EXPECT_EQ(remote_check.out, local_check.out);
+  EXPECT_NE(remote_check.out.find("tensor data"), std::string::npos) << remote_check.out;
+  // The same file over HTTP and on disk: no difference, keys and tensor bytes compared.
+  const auto same = run_gguffs({"diff", nginx.url("alltypes.gguf"), local});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_TRUE(same.out.starts_with("same:")) << same.out;
+  const auto other = run_gguffs({"diff", nginx.url("alltypes.gguf"), nginx.url("gpt2-vocab.gguf")});
+  EXPECT_EQ(other.exit_code, gguffs::kExitDifferent) << other.err;
+}
+
 }  // namespace
