@@ -1,6 +1,7 @@
 # scripts/bench hf (sourced by scripts/bench, which provides $data, $mnt and the rate helpers):
-# hf/model.safetensors against its peers, first reads on fresh mounts, alternating which goes
-# first; and how long a mount takes to be ready now that it has an hf/ directory.
+# hf/model.safetensors against its peers, each file a first read on a fresh mount of its own,
+# alternating which goes first, 8 rounds; and how long a mount takes to be ready now that it has
+# an hf/ directory.
 [ -f "$data/hf-q4_k.gguf" ] || build/tools/make_hf_bench "$data"
 f16_model="$data/hf-f16.gguf"
 q4k_model="$data/hf-q4_k.gguf"
@@ -16,39 +17,45 @@ hf_cat_rate() {
   gbps_since "$bytes" "$t0"
 }
 
+# GB/s of one cat of the given paths (relative to the mount) on a fresh mount of the model.
+fresh_rate() { # model paths...
+  local model=$1 files=() p
+  shift
+  build/gguffs "$model" "$mnt"
+  for p in "$@"; do files+=("$mnt"/$p); done
+  hf_cat_rate "${files[@]}"
+  fusermount3 -u "$mnt"
+}
+# Each file is read on a mount of its own: the second 0.9 GB read on one mount ran at a fifth of
+# the first now and then on this VM, whichever file it was (0.45-0.68 GB/s against 2-3).
 echo "## hf: F16 llama (2 layers of TinyLlama-1.1B's shape, 440 MB): hf/model.safetensors vs model.gguf"
-echo "## (Q/K rows un-permuted per read; everything else spliced), first reads on fresh mounts"
+echo "## (Q/K rows un-permuted per read; everything else spliced), each a first read on a fresh mount"
 ratios=()
 for order in gguf-first st-first gguf-first st-first gguf-first st-first gguf-first st-first; do
-  build/gguffs "$f16_model" "$mnt"
   if [ "$order" = gguf-first ]; then
-    g=$(hf_cat_rate "$mnt/model.gguf")
-    s=$(hf_cat_rate "$mnt/hf/model.safetensors")
+    g=$(fresh_rate "$f16_model" model.gguf)
+    s=$(fresh_rate "$f16_model" hf/model.safetensors)
   else
-    s=$(hf_cat_rate "$mnt/hf/model.safetensors")
-    g=$(hf_cat_rate "$mnt/model.gguf")
+    s=$(fresh_rate "$f16_model" hf/model.safetensors)
+    g=$(fresh_rate "$f16_model" model.gguf)
   fi
   ratios+=("$(ratio "$s" "$g")")
   echo "$order: model.gguf $g GB/s, model.safetensors $s GB/s (${ratios[-1]}x)"
-  fusermount3 -u "$mnt"
 done
 echo "F16 safetensors: median $(median "${ratios[@]}")x of model.gguf (min $(minimum "${ratios[@]}")x)"
 
 echo "## hf: Q4_K llama (125 MB, 880 MB as float32): hf/model.safetensors (F32) vs tensors/*/data.f32"
 ratios=()
 for order in f32-first st-first f32-first st-first f32-first st-first f32-first st-first; do
-  build/gguffs "$q4k_model" "$mnt"
-  f32s=("$mnt"/tensors/*/data.f32)
   if [ "$order" = f32-first ]; then
-    f=$(hf_cat_rate "${f32s[@]}")
-    s=$(hf_cat_rate "$mnt/hf/model.safetensors")
+    f=$(fresh_rate "$q4k_model" 'tensors/*/data.f32')
+    s=$(fresh_rate "$q4k_model" hf/model.safetensors)
   else
-    s=$(hf_cat_rate "$mnt/hf/model.safetensors")
-    f=$(hf_cat_rate "${f32s[@]}")
+    s=$(fresh_rate "$q4k_model" hf/model.safetensors)
+    f=$(fresh_rate "$q4k_model" 'tensors/*/data.f32')
   fi
   ratios+=("$(ratio "$s" "$f")")
   echo "$order: data.f32 files $f GB/s, model.safetensors $s GB/s (${ratios[-1]}x)"
-  fusermount3 -u "$mnt"
 done
 echo "Q4_K safetensors: median $(median "${ratios[@]}")x of data.f32 (min $(minimum "${ratios[@]}")x)"
 
