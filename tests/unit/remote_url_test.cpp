@@ -155,6 +155,33 @@ TEST(BlockCache, DropsTheLeastRecentlyUsedBlock) {
   EXPECT_TRUE(cache.ready(4));
 }
 
+TEST(BlockCache, BlocksReadPastStayOnlyInTheRing) {
+  gguf::BlockCache cache(64 << 20, 1 << 20, /*ring_blocks=*/2);
+  for (uint64_t i = 0; i < 5; ++i) {
+    cache.claim({i});
+    cache.fill(i, std::make_shared<gguf::BlockBytes>(1, static_cast<uint8_t>(i)));
+  }
+  // A sequential reader passes 0, 1 and 2: the ring keeps the last two, though the cache has
+  // room for 64.
+  cache.passed(0);
+  cache.passed(1);
+  EXPECT_TRUE(cache.ready(0));
+  cache.passed(2);
+  EXPECT_FALSE(cache.ready(0));
+  EXPECT_TRUE(cache.ready(1));
+  EXPECT_TRUE(cache.ready(2));
+  // Block 1 is read again: it leaves the ring and stays when more blocks are passed.
+  ASSERT_TRUE(cache.wait(1));
+  cache.passed(3);
+  cache.passed(4);
+  EXPECT_TRUE(cache.ready(1));
+  EXPECT_FALSE(cache.ready(2));
+  EXPECT_TRUE(cache.ready(3));
+  EXPECT_TRUE(cache.ready(4));
+  // Blocks not passed are untouched, and a dropped block is fetched again when claimed.
+  EXPECT_EQ(cache.claim({0, 1}), std::vector<uint64_t>{0});
+}
+
 }  // namespace
 
 namespace {
