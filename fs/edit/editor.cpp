@@ -100,8 +100,22 @@ struct stat Editor::Retired::stat() const {
   return out;
 }
 
-void Editor::forget(uint64_t inode) {
+void Editor::looked_up(uint64_t inode) {
   std::lock_guard lock(mutex_);
+  ++lookups_[inode];
+}
+
+void Editor::forget(uint64_t inode, uint64_t nlookup) {
+  std::lock_guard lock(mutex_);
+  const auto it = lookups_.find(inode);
+  if (it == lookups_.end()) return;  // never counted (a file that does not change)
+  if (it->second > nlookup) {
+    // A lookup answered after the kernel dropped its inode and before this FORGET reached us:
+    // the kernel has the inode again, and an open may follow.
+    it->second -= nlookup;
+    return;
+  }
+  lookups_.erase(it);
   retired_.erase(inode);
 }
 
@@ -387,6 +401,7 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
   std::vector<std::string> paths;
   std::shared_ptr<const Tree> next = build_tree(pairs, &edited, paths);
   const std::shared_ptr<const Tree> previous = tree();
+  const auto now = std::chrono::steady_clock::now();
 
   // What changed, for the kernel.
   std::unordered_map<std::string, Known> known;
@@ -404,7 +419,7 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     if (!n.is_dir()) {
       // Its pages stay: they are right for the version it holds, which open and mapped readers
       // keep using (dropping them cost an edit of a 500 MB model.gguf 100 ms of CPU).
-      retired_[inode] = {{n.content, previous->stat_of(i, false)}, version_};
+      retired_[inode] = {{n.content, previous->stat_of(i, false)}, version_, now};
     }
     if (it == known.end()) listing_changed = true;
   }
@@ -413,12 +428,15 @@ Invalidations Editor::commit(std::vector<Pair> pairs) {
     out.names.push_back({next->inode_of(next->node(i).parent), next->node(i).name});
     listing_changed = true;
   }
-  // The kernel forgets most of these soon; those it never looked up are dropped a few versions on,
-  // unless an open file still holds the content.
+  // Dropped a few versions and a second on, unless an open file still holds the content (the
+  // kernel's FORGET may never come: see kRetiredFor).
   ++version_;
-  std::erase_if(retired_, [this](const auto& r) {
-    return r.second.version + kRetiredVersions < version_ &&
-           r.second.retired.content.use_count() == 1;
+  std::erase_if(retired_, [this, now](const auto& r) {
+    const bool drop = r.second.version + kRetiredVersions < version_ &&
+                      now - r.second.when > kRetiredFor &&
+                      r.second.retired.content.use_count() == 1;
+    if (drop) lookups_.erase(r.first);
+    return drop;
   });
   if (listing_changed) {
     if (const auto dir = next->find("metadata")) out.inodes.push_back(next->inode_of(*dir));

@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -73,7 +74,11 @@ class Editor {
     struct stat stat() const;
   };
   std::optional<Retired> retired(uint64_t inode) const;
-  void forget(uint64_t inode);
+  // The kernel's lookup count of a file that edits change (each entry reply adds one; FORGET
+  // takes nlookup away). A retired file is dropped when its count reaches zero: a FORGET for an
+  // inode the kernel dropped can arrive after a newer lookup gave the kernel that inode again.
+  void looked_up(uint64_t inode);
+  void forget(uint64_t inode, uint64_t nlookup);
 
   // key's value from text, parsed as the key's type (EINVAL with the reason if it does not).
   Invalidations write(const std::string& key, std::string_view text);
@@ -129,9 +134,17 @@ class Editor {
   struct RetiredAt {
     Retired retired;
     uint64_t version;
+    std::chrono::steady_clock::time_point when;
   };
+  // A retired file is kept while an open file holds it, and at least 2 versions and 1 second:
+  // a lookup answered just before an edit is followed by the open at once, and the kernel
+  // retries a stale open only once (8 threads editing can retire 2 versions in between). No
+  // longer: FUSE gets no FORGET for such inodes until reclaim, and each version of a Llama-3
+  // model.gguf holds an 8 MB header (16 versions made the daemon grow 7 MB per edit).
   static constexpr uint64_t kRetiredVersions = 2;
+  static constexpr std::chrono::seconds kRetiredFor{1};
   std::unordered_map<uint64_t, RetiredAt> retired_;
+  std::unordered_map<uint64_t, uint64_t> lookups_;  // inode -> the kernel's lookup count
   uint64_t version_ = 0;
 
   mutable std::mutex current_mutex_;

@@ -92,14 +92,14 @@ struct stat current_stat(const Session& session, fuse_ino_t ino) {
   fail(ESTALE);  // an inode of a version long gone: the kernel looks the path up again
 }
 
-void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t) {
-  if (Editor* editor = session_of(req).editor) editor->forget(ino);
+void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
+  if (Editor* editor = session_of(req).editor) editor->forget(ino, nlookup);
   fuse_reply_none(req);
 }
 
 void op_forget_multi(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
   if (Editor* editor = session_of(req).editor)
-    for (size_t k = 0; k < count; ++k) editor->forget(forgets[k].ino);
+    for (size_t k = 0; k < count; ++k) editor->forget(forgets[k].ino, forgets[k].nlookup);
   fuse_reply_none(req);
 }
 

@@ -58,6 +58,7 @@ fuse_entry_param entry_of(const Session& session, const Tree& tree, Tree::Index 
   const bool renamed = session.editor && (n.writable || (n.parent == Tree::kRoot && !n.is_dir()));
   e.attr_timeout = session.editor && n.writable ? 0 : kCacheTimeout;
   e.entry_timeout = renamed ? 0 : kCacheTimeout;
+  if (renamed) session.editor->looked_up(e.ino);  // the kernel counts this reply
   return e;
 }
 
