@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -18,8 +20,9 @@ std::filesystem::path gguffs_binary() {
 }
 
 std::string read_file(const std::filesystem::path& path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path.string());
+  if (!in) throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
@@ -27,7 +30,8 @@ std::string read_file(const std::filesystem::path& path) {
 
 std::string read_range(const std::filesystem::path& path, uint64_t offset, uint64_t size) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+  if (fd < 0)
+    throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
   std::string out(size, '\0');
   size_t done = 0;
   while (done < size) {
