@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <unordered_set>
 
 #include "fs/edit/editor.hpp"
 #include "fs/fuse/notifier.hpp"
@@ -33,6 +34,47 @@ struct Handle {
 
 Handle* handle_of(const fuse_file_info* fi) {
   return fi ? reinterpret_cast<Handle*>(fi->fh) : nullptr;
+}
+
+// The handles the kernel holds. A file closed just before an unmount can have its RELEASE
+// dropped with the connection, so whatever is left is freed when the daemon exits (the
+// sanitizer build reported such a handle as leaked).
+class OpenHandles {
+ public:
+  ~OpenHandles() {
+    for (Handle* h : handles_) delete h;
+  }
+  // Passes h to the kernel with reply (which returns 0 on success); keeps it until released.
+  template <class Reply>
+  void hand_over(std::unique_ptr<Handle> h, fuse_file_info* fi, Reply reply) {
+    fi->fh = reinterpret_cast<uint64_t>(h.get());
+    {
+      std::lock_guard lock(mutex_);
+      handles_.insert(h.get());  // before the reply: a RELEASE may follow it at once
+    }
+    if (reply() == 0) {
+      h.release();
+      return;
+    }
+    std::lock_guard lock(mutex_);
+    handles_.erase(h.get());
+  }
+  std::unique_ptr<Handle> take_back(Handle* h) {
+    if (h) {
+      std::lock_guard lock(mutex_);
+      handles_.erase(h);
+    }
+    return std::unique_ptr<Handle>(h);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<Handle*> handles_;
+};
+
+OpenHandles& open_handles() {
+  static OpenHandles handles;
+  return handles;
 }
 
 Editor& editor_of(fuse_req_t req) {
@@ -132,8 +174,7 @@ void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 }
 
 void reply_open(fuse_req_t req, std::unique_ptr<Handle> h, fuse_file_info* fi) {
-  fi->fh = reinterpret_cast<uint64_t>(h.get());
-  if (fuse_reply_open(req, fi) == 0) h.release();
+  open_handles().hand_over(std::move(h), fi, [&] { return fuse_reply_open(req, fi); });
 }
 
 void open_handle(fuse_req_t req, const Tree& tree, Tree::Index i, fuse_file_info* fi,
@@ -157,12 +198,11 @@ void open_handle(fuse_req_t req, const Tree& tree, Tree::Index i, fuse_file_info
     fi->keep_cache = 1;
     fi->direct_io = n.content->may_be_mapped() ? 0 : 1;
   }
-  fi->fh = reinterpret_cast<uint64_t>(h.get());
   if (created) {
     const fuse_entry_param e = entry_of(session_of(req), tree, i);
-    if (fuse_reply_create(req, &e, fi) == 0) h.release();
-  } else if (fuse_reply_open(req, fi) == 0) {
-    h.release();
+    open_handles().hand_over(std::move(h), fi, [&] { return fuse_reply_create(req, &e, fi); });
+  } else {
+    reply_open(req, std::move(h), fi);
   }
 }
 
@@ -273,7 +313,7 @@ void op_flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
 }
 
 void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-  std::unique_ptr<Handle> h(handle_of(fi));
+  std::unique_ptr<Handle> h = open_handles().take_back(handle_of(fi));
   if (h && h->writable && h->dirty) {
     // No flush came (the kernel always sends one on close; this is a safety net).
     try {
