@@ -23,18 +23,7 @@ void put(std::string& out, T v, bool big_endian) {
 
 // Bytes the entry takes in its file: key (length + bytes), type id, value.
 uint64_t encoded_size(const MetadataEntry& e) {
-  uint64_t value = 0;
-  switch (e.value.type) {
-    case ValueType::STRING:
-      value = 8 + e.value.str.size();
-      break;
-    case ValueType::ARRAY:
-      value = 4 + 8 + e.value.array.bytes.size();  // element type, count, elements
-      break;
-    default:
-      value = value_type_size(e.value.type);
-  }
-  return 8 + e.key.size() + 4 + value;
+  return 8 + e.key.size() + 4 + e.value.encoded_size();
 }
 
 uint64_t checked_sum(uint64_t a, uint64_t b, const std::string& file) {

@@ -59,6 +59,9 @@ class Model {
 
   // First entry with this key, or nullptr.
   const MetadataEntry* find(std::string_view key) const;
+  // The bytes of e's value as this model's header holds them (after the type id), exact
+  // whatever the type or byte order. e must be one of metadata.
+  std::string_view stored_value(const MetadataEntry& e) const;
   // Bytes of tensor data the file lacks (partial download), summed over tensors.
   uint64_t missing_bytes() const;
   const std::string& name() const { return source->name(); }

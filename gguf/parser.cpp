@@ -30,6 +30,12 @@ const MetadataEntry* Model::find(std::string_view key) const {
   return nullptr;
 }
 
+std::string_view Model::stored_value(const MetadataEntry& e) const {
+  const size_t start = e.file_offset + 8 + e.key.size() + 4;  // key length, key, type id
+  return {reinterpret_cast<const char*>(header_bytes) + start,
+          static_cast<size_t>(e.value.encoded_size())};
+}
+
 uint64_t Model::missing_bytes() const {
   uint64_t missing = 0;
   for (const auto& t : tensors) missing += t.bytes - t.bytes_present;

@@ -164,4 +164,15 @@ double Value::f64() const {
   return std::bit_cast<double>(bits);
 }
 
+uint64_t Value::encoded_size() const {
+  switch (type) {
+    case ValueType::STRING:
+      return 8 + str.size();
+    case ValueType::ARRAY:
+      return 4 + 8 + array.bytes.size();
+    default:
+      return value_type_size(type);
+  }
+}
+
 }  // namespace gguf

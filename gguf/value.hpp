@@ -46,6 +46,9 @@ struct Value {
   float f32() const;
   double f64() const;
   int64_t i64() const { return static_cast<int64_t>(bits); }
+  // The bytes the value takes in its file after the type id: a STRING's length and bytes, an
+  // ARRAY's element type, count and elements, a scalar's bytes.
+  uint64_t encoded_size() const;
 };
 
 }  // namespace gguf

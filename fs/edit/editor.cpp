@@ -57,12 +57,7 @@ Editor::Editor(gguf::ModelSet base, std::shared_ptr<const Tree> base_tree)
     Pair p;
     p.entry.key = std::string(m.key);
     p.entry.type = m.value.type;
-    const size_t start = m.file_offset + 8 + m.key.size() + 4;
-    const size_t size = m.value.type == gguf::ValueType::STRING  ? 8 + m.value.str.size()
-                        : m.value.type == gguf::ValueType::ARRAY ? 12 + m.value.array.bytes.size()
-                                                                 : value_type_size(m.value.type);
-    p.entry.value =
-        std::string_view(reinterpret_cast<const char*>(first->header_bytes) + start, size);
+    p.entry.value = first->stored_value(m);
     p.holder = first;
     p.value = &m.value;
     p.content = base_tree_->node(files[k]).content;

@@ -25,17 +25,6 @@ uint64_t read_u32(std::string_view bytes, bool be) {
   return v;
 }
 
-size_t value_size(const Value& v) {
-  switch (v.type) {
-    case ValueType::STRING:
-      return 8 + v.str.size();
-    case ValueType::ARRAY:
-      return 4 + 8 + v.array.bytes.size();
-    default:
-      return value_type_size(v.type);
-  }
-}
-
 }  // namespace
 
 EditedEntry EditedEntry::make(std::string key, ValueType type, std::string value) {
@@ -56,9 +45,7 @@ std::vector<EditedEntry> base_entries(const Model& first, bool keep_split_keys) 
     EditedEntry e;
     e.key = std::string(m.key);
     e.type = m.value.type;
-    const size_t start = m.file_offset + 8 + m.key.size() + 4;
-    e.value = std::string_view(reinterpret_cast<const char*>(first.header_bytes) + start,
-                               value_size(m.value));
+    e.value = first.stored_value(m);
     out.push_back(std::move(e));
   }
   return out;

@@ -130,24 +130,8 @@ Overlay read_overlay(const std::string& path, bool big_endian) {
   });
   for (size_t k = 3; k < m->metadata.size(); ++k) {
     const MetadataEntry& e = m->metadata[k];
-    const size_t start = e.file_offset + 8 + e.key.size() + 4;
-    const size_t next = k + 1 < m->metadata.size() ? m->metadata[k + 1].file_offset
-                                                   : static_cast<size_t>(m->data_offset);
-    // The value's bytes as stored: its exact length from the parsed value.
-    std::string value(reinterpret_cast<const char*>(m->header_bytes) + start, next - start);
-    size_t exact = 0;
-    switch (e.value.type) {
-      case ValueType::STRING:
-        exact = 8 + e.value.str.size();
-        break;
-      case ValueType::ARRAY:
-        exact = 12 + e.value.array.bytes.size();
-        break;
-      default:
-        exact = value_type_size(e.value.type);
-    }
-    value.resize(exact);
-    o.pairs.push_back(EditedEntry::make(std::string(e.key), e.value.type, std::move(value)));
+    o.pairs.push_back(
+        EditedEntry::make(std::string(e.key), e.value.type, std::string(m->stored_value(e))));
   }
   return o;
 }
