@@ -251,7 +251,8 @@ void reply_content(fuse_req_t req, const FileContent& content, size_t size, off_
     fuse_reply_buf(req, nullptr, 0);
     return;
   }
-  if (reply_flags(data) == FUSE_BUF_NO_SPLICE && data.pieces().size() > 1) {
+  const fuse_buf_copy_flags flags = reply_flags(data);
+  if (flags == FUSE_BUF_NO_SPLICE && data.pieces().size() > 1) {
     // Bytes in several memory pieces (a remote file's cached blocks, text parts): one writev
     // from where they are. fuse_reply_data would first copy them into a fresh buffer (a
     // remote read spent 17% of the daemon's CPU there, most of it on page faults).
@@ -263,7 +264,7 @@ void reply_content(fuse_req_t req, const FileContent& content, size_t size, off_
     return;
   }
   BufvecPtr v = make_bufvec(data);
-  fuse_reply_data(req, v.get(), reply_flags(data));
+  fuse_reply_data(req, v.get(), flags);
 }
 
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
